@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { AdminClient } from './admin-client.js';
+
+function print(value: unknown, json: boolean, human: () => string): void {
+  process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human()}\n`);
+}
+
+const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** `waybill accounts|credentials|carriers …`: operators' commands, all through the admin API. */
+export function registerAdminCommands(program: Command): void {
+  const accounts = program.command('accounts').description('manage accounts');
+  accounts
+    .command('create')
+    .requiredOption('--name <name>', 'account name')
+    .option('--features <list>', 'comma-separated: returns,booking,preprinted_return_labels', list)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const account = await AdminClient.fromEnvironment().call<{ account_uuid: string }>('POST', '/accounts/', {
+        name: opts.name,
+        features: opts.features ?? [],
+      });
+      print(account, opts.json, () => `account ${account.account_uuid} created`);
+    });
+  accounts
+    .command('list')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const rows = await AdminClient.fromEnvironment().call<Array<{ account_uuid: string; name: string; features: string[] }>>('GET', '/accounts/');
+      print(rows, opts.json, () => rows.map((r) => `${r.account_uuid}  ${r.name}  [${r.features.join(',')}]`).join('\n'));
+    });
+
+  const credentials = program.command('credentials').description('manage API credentials');
+  credentials
+    .command('create')
+    .requiredOption('--account <uuid>', 'account uuid')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const created = await AdminClient.fromEnvironment().call<{ client_id: string; client_secret: string }>(
+        'POST',
+        `/accounts/${opts.account}/credentials/`,
+      );
+      print(created, opts.json, () => `client_id:     ${created.client_id}\nclient_secret: ${created.client_secret}\n(the secret is shown once)`);
+    });
+  credentials
+    .command('revoke')
+    .requiredOption('--account <uuid>', 'account uuid')
+    .requiredOption('--client-id <id>', 'client id to revoke')
+    .action(async (opts) => {
+      await AdminClient.fromEnvironment().call('DELETE', `/accounts/${opts.account}/credentials/${opts.clientId}/`);
+      process.stdout.write(`credentials ${opts.clientId} revoked\n`);
+    });
+
+  const carriers = program.command('carriers').description('manage carrier configurations');
+  carriers
+    .command('add')
+    .requiredOption('--account <uuid>', 'account uuid')
+    .requiredOption('--reference <carrier_reference>', 'carrier_reference, unique in the account')
+    .requiredOption('--carrier-id <id>', '6-character carrier id, e.g. sandbx')
+    .option('--booking <list>', 'comma-separated: outbound,return', list)
+    .option('--settings <json>', 'carrier settings as JSON (stored encrypted)')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const created = await AdminClient.fromEnvironment().call('POST', `/accounts/${opts.account}/carrier-configs/`, {
+        carrier_reference: opts.reference,
+        carrier_id: opts.carrierId,
+        booking: opts.booking ?? [],
+        ...(opts.settings ? { settings: JSON.parse(opts.settings) } : {}),
+      });
+      print(created, opts.json, () => `carrier configuration ${opts.reference} added`);
+    });
+  carriers
+    .command('list')
+    .requiredOption('--account <uuid>', 'account uuid')
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const rows = await AdminClient.fromEnvironment().call<Array<{ carrier_reference: string; carrier: { id: string } }>>(
+        'GET',
+        `/accounts/${opts.account}/carrier-configs/`,
+      );
+      print(rows, opts.json, () => rows.map((r) => `${r.carrier_reference}  ${r.carrier.id}`).join('\n'));
+    });
+}

@@ -1,0 +1,81 @@
+import path from 'node:path';
+
+/** Every environment variable the service reads, parsed and validated once. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  adminToken: string | null;
+  secretKey: string | null;
+  publicUrl: string;
+  rateLimitPerSecond: number;
+  trustProxy: boolean;
+  requireHttps: boolean;
+  tlsCertFile: string | null;
+  tlsKeyFile: string | null;
+  logLevel: string;
+  bodyLimitBytes: number;
+  credentialCacheSeconds: number;
+  trackingWindowDays: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? null : raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const tlsCertFile = optional(env, 'TLS_CERT_FILE');
+  const tlsKeyFile = optional(env, 'TLS_KEY_FILE');
+  if ((tlsCertFile === null) !== (tlsKeyFile === null)) {
+    throw new ConfigError('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  const scheme = tlsCertFile ? 'https' : 'http';
+  const publicUrl = (optional(env, 'WAYBILL_PUBLIC_URL') ?? `${scheme}://${host}:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    dataDir: path.resolve(optional(env, 'WAYBILL_DATA_DIR') ?? './data'),
+    databaseUrl,
+    redisUrl: optional(env, 'REDIS_URL'),
+    adminToken: optional(env, 'WAYBILL_ADMIN_TOKEN'),
+    secretKey: optional(env, 'WAYBILL_SECRET_KEY'),
+    publicUrl,
+    rateLimitPerSecond: integer(env, 'WAYBILL_RATE_LIMIT_PER_SECOND', 40, 1, 1_000_000),
+    trustProxy: flag(env, 'WAYBILL_TRUST_PROXY'),
+    requireHttps: flag(env, 'WAYBILL_REQUIRE_HTTPS'),
+    tlsCertFile,
+    tlsKeyFile,
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    bodyLimitBytes: integer(env, 'WAYBILL_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    credentialCacheSeconds: integer(env, 'WAYBILL_CREDENTIAL_CACHE_SECONDS', 5, 0, 3600),
+    trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
+  };
+}

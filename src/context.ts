@@ -1,0 +1,65 @@
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { defaultCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
+import { type DatabaseHandle, openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { AccountsRepository } from './db/repositories/accounts.repository.js';
+import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repository.js';
+import { CredentialsRepository } from './db/repositories/credentials.repository.js';
+import { AccountsService } from './domain/accounts.service.js';
+import { AuthService } from './domain/auth.service.js';
+import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { Secrets, loadAdminToken } from './secrets.js';
+
+/** Everything one process holds: configuration, database, and the services built on them. */
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  database: DatabaseHandle;
+  secrets: Secrets;
+  adminToken: string;
+  adminTokenFile: string | null;
+  carriers: CarrierRegistry;
+  auth: AuthService;
+  accounts: AccountsService;
+  carrierConfigs: CarrierConfigsService;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  /** PostgreSQL schema to work in (tests give each suite its own). */
+  pgSchema?: string;
+  migrate?: boolean;
+}
+
+export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
+  const clock = options.clock ?? systemClock;
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
+  try {
+    if (options.migrate !== false) await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const secrets = Secrets.load(config.secretKey, config.dataDir);
+  const admin = loadAdminToken(config.adminToken, config.dataDir);
+  const carriers = defaultCarrierRegistry();
+  const credentialsRepo = new CredentialsRepository(database.db);
+  const auth = new AuthService(credentialsRepo, secrets, clock, config.credentialCacheSeconds * 1000);
+  const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
+  const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
+  return {
+    config,
+    clock,
+    database,
+    secrets,
+    adminToken: admin.token,
+    adminTokenFile: admin.file,
+    carriers,
+    auth,
+    accounts,
+    carrierConfigs,
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Where the data lives, for logs (file path or host/database, never a password). */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL only: a schema to work in (tests give each run its own). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'waybill.sqlite');
+  const raw = new SqliteDatabase(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    description: file,
+    close: () => db.destroy(),
+  };
+}
+
+// COUNT(*) and BIGINT come back as strings by default; every count we make fits a JS number.
+pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
+
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const parsed = new URL(url);
+  return {
+    db,
+    dialect: 'postgres',
+    description: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
+    close: () => db.destroy(),
+  };
+}
+
+export async function ping(handle: DatabaseHandle): Promise<void> {
+  await sql`select 1`.execute(handle.db);
+}

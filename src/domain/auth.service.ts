@@ -1,0 +1,95 @@
+import type { Clock } from '../clock.js';
+import type { CredentialsRepository } from '../db/repositories/credentials.repository.js';
+import { randomToken, type Secrets, safeEqual, sha256Hex } from '../secrets.js';
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+
+/** Who is calling: resolved from a bearer token on every merchant request. */
+export interface Caller {
+  accountId: number;
+  accountUuid: string;
+  clientId: string;
+  features: ReadonlySet<string>;
+}
+
+interface CachedCredential {
+  caller: Caller | null;
+  secretHash: string | null;
+  loadedAt: number;
+}
+
+/**
+ * Access tokens are signed, self-contained strings (`v1.<client_id>.<expiry>.<nonce>.<hmac>`), so checking
+ * one costs an HMAC, not a database round trip. The credential behind it is looked up through a small
+ * cache; revoking credentials drops them from the cache at once, so a revoked token fails on the next request.
+ */
+export class AuthService {
+  private readonly cache = new Map<string, CachedCredential>();
+
+  constructor(
+    private readonly credentials: CredentialsRepository,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+    private readonly cacheMillis: number,
+  ) {}
+
+  /** Client-credentials grant: returns a token, or null for unknown, revoked or wrong credentials. */
+  async issueToken(clientId: string, clientSecret: string): Promise<{ access_token: string; expires_in: number; token_type: 'Bearer' } | null> {
+    const entry = await this.load(clientId, true);
+    // Compare against a dummy hash when the client is unknown so both paths cost the same.
+    const expected = entry.secretHash ?? sha256Hex('unknown-client');
+    const matches = safeEqual(sha256Hex(clientSecret), expected);
+    if (!matches || !entry.caller) return null;
+    const expiry = Math.floor(this.clock.now().getTime() / 1000) + TOKEN_LIFETIME_SECONDS;
+    const unsigned = `v1.${clientId}.${expiry}.${randomToken(12)}`;
+    return {
+      access_token: `${unsigned}.${this.secrets.sign(this.secrets.tokenKey, unsigned)}`,
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      token_type: 'Bearer',
+    };
+  }
+
+  /** Resolves a bearer token to its caller, or null when it is invalid, expired or revoked. */
+  async authenticate(token: string): Promise<Caller | null> {
+    const parts = token.split('.');
+    if (parts.length !== 5 || parts[0] !== 'v1') return null;
+    const unsigned = parts.slice(0, 4).join('.');
+    if (!safeEqual(parts[4], this.secrets.sign(this.secrets.tokenKey, unsigned))) return null;
+    const expiry = Number(parts[2]);
+    if (!Number.isInteger(expiry) || expiry * 1000 <= this.clock.now().getTime()) return null;
+    const entry = await this.load(parts[1], false);
+    return entry.caller;
+  }
+
+  /** Forget what is cached for these clients (after revocation or an account change). */
+  invalidate(clientIds?: Iterable<string>): void {
+    if (!clientIds) {
+      this.cache.clear();
+      return;
+    }
+    for (const id of clientIds) this.cache.delete(id);
+  }
+
+  private async load(clientId: string, fresh: boolean): Promise<CachedCredential> {
+    const now = Date.now();
+    const cached = this.cache.get(clientId);
+    if (!fresh && cached && now - cached.loadedAt < this.cacheMillis) return cached;
+    const row = await this.credentials.findWithAccount(clientId);
+    const entry: CachedCredential = {
+      loadedAt: now,
+      secretHash: row?.secret_hash ?? null,
+      caller:
+        row && row.revoked_at === null
+          ? {
+              accountId: row.account_id,
+              accountUuid: row.account_uuid,
+              clientId: row.client_id,
+              features: new Set(JSON.parse(row.features) as string[]),
+            }
+          : null,
+    };
+    if (this.cache.size > 100_000) this.cache.clear();
+    this.cache.set(clientId, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,92 @@
+import type { Clock } from '../clock.js';
+import type { CarrierRecord } from '../carriers/carrier.js';
+import type { CarrierRegistry } from '../carriers/registry.js';
+import type { CarrierConfigRow, CarrierConfigsRepository } from '../db/repositories/carrier-configs.repository.js';
+import type { Secrets } from '../secrets.js';
+import { ConflictError, NotFoundError, ValidationError } from './errors.js';
+
+export type BookingKind = 'outbound' | 'return';
+
+/** A carrier configuration as merchants see it: never its settings or credentials. */
+export interface CarrierConfigView {
+  carrier_reference: string;
+  carrier: CarrierRecord;
+  booking: { outbound: boolean; return: boolean };
+  created_date: string;
+  updated_date: string;
+}
+
+export interface CarrierConfigInput {
+  carrier_reference: string;
+  carrier_id: string;
+  booking?: BookingKind[];
+  settings?: Record<string, unknown>;
+}
+
+export class CarrierConfigsService {
+  constructor(
+    private readonly repository: CarrierConfigsRepository,
+    private readonly registry: CarrierRegistry,
+    private readonly secrets: Secrets,
+    private readonly clock: Clock,
+  ) {}
+
+  async add(accountId: number, input: CarrierConfigInput): Promise<CarrierConfigView> {
+    if (!this.registry.get(input.carrier_id)) {
+      throw ValidationError.at(['carrier_id'], `Unknown carrier "${input.carrier_id}". Known carriers: ${this.registry.ids().join(', ')}.`);
+    }
+    if (await this.repository.find(accountId, input.carrier_reference)) {
+      throw new ConflictError(`carrier_reference "${input.carrier_reference}" is already configured in this account`);
+    }
+    const at = this.clock.now().toISOString();
+    const booking = new Set(input.booking ?? []);
+    const row = await this.repository.insert({
+      account_id: accountId,
+      carrier_reference: input.carrier_reference,
+      carrier_id: input.carrier_id,
+      booking_outbound: booking.has('outbound') ? 1 : 0,
+      booking_return: booking.has('return') ? 1 : 0,
+      settings_sealed: input.settings ? this.secrets.encrypt(JSON.stringify(input.settings)) : null,
+      created_at: at,
+      updated_at: at,
+    });
+    return this.view(row);
+  }
+
+  async list(accountId: number): Promise<CarrierConfigView[]> {
+    return (await this.repository.listForAccount(accountId)).map((row) => this.view(row));
+  }
+
+  async remove(accountId: number, carrierReference: string): Promise<void> {
+    if (!(await this.repository.delete(accountId, carrierReference))) {
+      throw new NotFoundError(`No carrier configuration "${carrierReference}" in this account`);
+    }
+  }
+
+  /** The configuration with its decrypted settings, for the carrier adapters only. */
+  async resolve(accountId: number, carrierReference: string): Promise<(CarrierConfigRow & { settings: Record<string, unknown> }) | undefined> {
+    const row = await this.repository.find(accountId, carrierReference);
+    if (!row) return undefined;
+    return { ...row, settings: row.settings_sealed ? JSON.parse(this.secrets.decrypt(row.settings_sealed)) : {} };
+  }
+
+  private view(row: CarrierConfigRow): CarrierConfigView {
+    const adapter = this.registry.get(row.carrier_id);
+    const carrier: CarrierRecord = adapter?.record ?? {
+      id: row.carrier_id,
+      name: row.carrier_id,
+      country_iso: [],
+      language: null,
+      supported_languages: [],
+      contact: null,
+      site_link: null,
+    };
+    return {
+      carrier_reference: row.carrier_reference,
+      carrier,
+      booking: { outbound: row.booking_outbound === 1, return: row.booking_return === 1 },
+      created_date: row.created_at,
+      updated_date: row.updated_at,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { AppContext } from '../context.js';
+import { ErrorEnvelope } from '../schemas/common.js';
+import { registerErrorHandling } from './errors.js';
+import { registerMetrics } from './metrics.js';
+import { adminRoutes } from './routes/admin.routes.js';
+import { merchantRoutes } from './routes/merchant.routes.js';
+import { opsRoutes } from './routes/ops.routes.js';
+import { tokenRoutes } from './routes/token.routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    context: AppContext;
+  }
+}
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  redis?: Redis | null;
+}
+
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const https =
+    config.tlsCertFile && config.tlsKeyFile
+      ? { https: { cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) } }
+      : {};
+  const app = Fastify({
+    ...https,
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: 200 },
+    connectionTimeout: 30_000,
+    requestTimeout: 30_000,
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('context', context);
+  app.decorateRequest('caller', null);
+  app.addSchema(ErrorEnvelope);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (config.requireHttps && request.protocol !== 'https') {
+      return reply.code(403).send({ api_response: 403, message: 'HTTPS required: this API is served over HTTPS only' });
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Waybill API',
+        version: '5.0.0',
+        description: 'Shipments, tracking, returns, carrier booking and labels.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from POST /auth/oauth/token/' },
+          basicAuth: { type: 'http', scheme: 'basic', description: 'client_id:client_secret' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'WAYBILL_ADMIN_TOKEN' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  registerMetrics(app);
+  await app.register(opsRoutes);
+  await app.register(tokenRoutes, { redis: options.redis ?? null });
+  await app.register(merchantRoutes, { redis: options.redis ?? null });
+  await app.register(adminRoutes, { prefix: '/admin/v1' });
+  return app;
+}

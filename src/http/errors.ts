@@ -1,0 +1,161 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, FieldErrorCollector, type FieldErrors, ValidationError } from '../domain/errors.js';
+
+/**
+ * The interface's envelope for every failure: application errors carry `api_response` as a string,
+ * gateway errors (authorization, throttling) as an integer. Nothing internal ever leaves the process.
+ */
+export interface Envelope {
+  api_response: string | number;
+  message: string;
+  errors?: FieldErrors;
+  data?: unknown;
+}
+
+const domainStatus: Record<DomainError['code'], { status: number; code: string | number }> = {
+  validation: { status: 400, code: '4030' },
+  invalid_request: { status: 400, code: '4000' },
+  not_found: { status: 404, code: '4041' },
+  feature_not_enabled: { status: 403, code: '4033' },
+  conflict: { status: 409, code: '4090' },
+  unauthorized: { status: 403, code: 403 },
+};
+
+export const keyNotAuthorized: Envelope = { api_response: 403, message: 'Key not authorized' };
+export const throttled: Envelope = { api_response: 429, message: 'Throttled' };
+export const systemError: Envelope = { api_response: '500', message: 'System error' };
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function messageFor(error: AjvError): string {
+  const p = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return 'This field is required.';
+    case 'additionalProperties':
+      return 'Unknown field.';
+    case 'maxLength':
+      return `Ensure this field has no more than ${p.limit} characters.`;
+    case 'minLength':
+      return p.limit === 1 ? 'This field may not be blank.' : `Ensure this field has at least ${p.limit} characters.`;
+    case 'maximum':
+      return `Ensure this value is less than or equal to ${p.limit}.`;
+    case 'minimum':
+      return `Ensure this value is greater than or equal to ${p.limit}.`;
+    case 'exclusiveMinimum':
+      return `Ensure this value is greater than ${p.limit}.`;
+    case 'maxItems':
+      return `Ensure this list has no more than ${p.limit} items.`;
+    case 'minItems':
+      return `Ensure this list has at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'maxProperties':
+      return `Ensure this object has no more than ${p.limit} keys.`;
+    case 'type':
+      return `Must be of type ${String(p.type).replace(',', ' or ')}.`;
+    case 'format':
+      return `Enter a valid ${formatName(String(p.format))}.`;
+    case 'enum':
+      return `Must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'const':
+      return `Must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'pattern':
+      return 'Invalid format.';
+    case 'propertyNames':
+      return 'Invalid key.';
+    default:
+      return error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : 'Invalid value.';
+  }
+}
+
+function formatName(format: string): string {
+  return { uuid: 'UUID', email: 'email address', uri: 'URL', 'date-time': 'date and time' }[format] ?? format;
+}
+
+function decodePointer(pointer: string): string[] {
+  if (!pointer) return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Ajv's errors → field errors keyed by field, nested objects, array positions as strings. */
+export function fieldErrorsFromAjv(errors: AjvError[]): FieldErrors {
+  const collector = new FieldErrorCollector();
+  for (const error of errors) {
+    // anyOf/oneOf branches report their own failures too; the summary adds nothing a merchant can act on.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const path = decodePointer(error.instancePath);
+    if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+    if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
+    if (error.keyword === 'propertyNames' && error.params.propertyName) path.push(String(error.params.propertyName));
+    collector.add(path, messageFor(error));
+  }
+  return collector.result();
+}
+
+export function validationEnvelope(errors: FieldErrors): Envelope {
+  return { api_response: '4030', message: 'validation_error', errors };
+}
+
+function send(reply: FastifyReply, status: number, body: Envelope): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/** A route can ask for its own error body (the booking endpoint nests errors under `data`). */
+export type ErrorFormatter = (request: FastifyRequest, errors: FieldErrors) => Envelope;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    formatValidationError?: ErrorFormatter;
+  }
+}
+
+function validation(request: FastifyRequest, reply: FastifyReply, errors: FieldErrors): FastifyReply {
+  const format = request.routeOptions.config?.formatValidationError;
+  return send(reply, 400, format ? format(request, errors) : validationEnvelope(errors));
+}
+
+const frameworkMessages: Record<number, string> = {
+  413: 'Request body too large',
+  415: 'Unsupported Content-Type: send application/json',
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
+    if (error instanceof ValidationError) return validation(request, reply, error.errors);
+    if (error instanceof DomainError) {
+      const { status, code } = domainStatus[error.code];
+      return send(reply, status, { api_response: code, message: error.message });
+    }
+    if (error.validation) return validation(request, reply, fieldErrorsFromAjv(error.validation));
+    const status = error.statusCode ?? 500;
+    if (status === 429) return send(reply, 429, throttled);
+    if (status >= 400 && status < 500) {
+      const code = status === 413 ? '4130' : '4000';
+      const message = frameworkMessages[status] ?? `Invalid request format: ${error.message}`;
+      return send(reply, status, { api_response: code, message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, systemError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const methods = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
+    const others = methods.filter((m) => m !== request.method && app.hasRoute({ url, method: m }));
+    if (others.length > 0) {
+      reply.header('allow', others.join(', '));
+      return send(reply, 405, { api_response: '4050', message: `Method ${request.method} not allowed on ${url}; use ${others.join(', ')}` });
+    }
+    if (!url.endsWith('/') && methods.some((m) => app.hasRoute({ url: `${url}/`, method: m }))) {
+      return send(reply, 404, { api_response: '4040', message: `Not found: paths end with a trailing slash, use ${url}/` });
+    }
+    return send(reply, 404, { api_response: '4040', message: `Not found: ${request.method} ${url}` });
+  });
+}

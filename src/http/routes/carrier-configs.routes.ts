@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { CarrierConfig } from '../../schemas/admin.schemas.js';
+import { Envelope, bearerSecurity, merchantErrors } from '../../schemas/common.js';
+import { callerOf } from '../auth.js';
+
+export async function carrierConfigRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/v5/carrier-configs/',
+    {
+      schema: {
+        tags: ['Carrier configurations'],
+        summary: "The account's carrier configurations",
+        security: bearerSecurity,
+        response: { 200: Envelope(Type.Array(CarrierConfig)), ...merchantErrors },
+      },
+    },
+    async (request) => ({ api_response: '200', data: await app.context.carrierConfigs.list(callerOf(request).accountId) }),
+  );
+}

@@ -1,0 +1,71 @@
+import formbody from '@fastify/formbody';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { keyNotAuthorized } from '../errors.js';
+import { limitRate } from '../rate-limit.js';
+
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  expires_in: Type.Integer({ examples: [3600] }),
+  token_type: Type.Literal('Bearer'),
+});
+
+/** `Authorization: Basic base64(client_id:client_secret)` → the pair, or null when malformed. */
+export function parseBasic(header: string | undefined): { clientId: string; clientSecret: string } | null {
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon === decoded.length - 1) return null;
+  return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
+}
+
+function invalidRequest(error: string, message: string) {
+  return { api_response: '4000', message, error };
+}
+
+export async function tokenRoutes(app: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+  await app.register(formbody, { bodyLimit: 4096 });
+  await limitRate(app, {
+    perSecond: app.context.config.rateLimitPerSecond,
+    redis: options.redis,
+    namespace: 'token',
+    key: (request: FastifyRequest) => `client:${parseBasic(request.headers.authorization)?.clientId ?? `ip:${request.ip}`}`,
+  });
+
+  app.post(
+    '/auth/oauth/token/',
+    {
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Obtain an access token (OAuth 2.0 client credentials)',
+        security: [{ basicAuth: [] }],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: Type.Object({ grant_type: Type.Literal('client_credentials') }, { description: 'form fields' }),
+        response: { 200: TokenResponse, 400: Type.Ref('ErrorEnvelope'), 403: Type.Ref('ErrorEnvelope'), 429: Type.Ref('ErrorEnvelope') },
+      },
+      // The body is checked by hand below so that credentials are judged before anything else.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const basic = parseBasic(request.headers.authorization);
+      if (!basic) return reply.code(403).send(keyNotAuthorized);
+      const token = await app.context.auth.issueToken(basic.clientId, basic.clientSecret);
+      if (!token) return reply.code(403).send(keyNotAuthorized);
+      if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+        return reply
+          .code(400)
+          .send(invalidRequest('invalid_request', 'Send the body as application/x-www-form-urlencoded: grant_type=client_credentials'));
+      }
+      const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
+      if (grantType !== 'client_credentials') {
+        return reply
+          .code(400)
+          .send(invalidRequest('unsupported_grant_type', 'grant_type must be client_credentials'));
+      }
+      reply.header('cache-control', 'no-store');
+      return token;
+    },
+  );
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerAdminCommands } from './cli/admin.commands.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { startServer } from './server.js';
+
+const program = new Command('waybill').description('Waybill: shipments, tracking, returns, booking and labels');
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const server = await startServer(config);
+  const { context } = server;
+  const log = server.app.log;
+  log.info({ url: server.url, database: context.database.description }, 'waybill is serving');
+  if (process.stdout.isTTY || process.env.WAYBILL_BANNER !== 'false') {
+    const tokenHint = context.adminTokenFile ? `the admin token is in ${context.adminTokenFile}` : 'the admin token is WAYBILL_ADMIN_TOKEN';
+    process.stdout.write(
+      [
+        '',
+        `  Waybill is running at ${server.url}  (API docs: ${server.url}/docs)`,
+        `  Database: ${context.database.dialect} (${context.database.description})`,
+        `  Operators: ${tokenHint}.`,
+        '  First account and credentials, from another terminal in this folder:',
+        '    npx waybill accounts create --name "My shop" --features returns,booking',
+        '    npx waybill credentials create --account <account_uuid>',
+        '',
+      ].join('\n'),
+    );
+  }
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    await server.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+program.command('start').description('serve the API (and run background work) in one process').action(serve);
+program.command('serve').description('serve the HTTP API').action(serve);
+program
+  .command('migrate')
+  .description('apply database migrations and exit')
+  .action(async () => {
+    const config = loadConfig();
+    const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    const applied = await migrateToLatest(handle.db);
+    await handle.close();
+    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+  });
+registerAdminCommands(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

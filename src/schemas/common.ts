@@ -1,0 +1,48 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+
+/** Nullable helper: `T|null` in the interface's notation. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A success envelope: `{"api_response": "200", "data": ...}`. */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ api_response: Type.String({ examples: ['200'] }), data }, { additionalProperties: false });
+
+const FieldErrorsRef = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Field → list of messages; nested objects and array positions (as strings) nest further',
+});
+
+export const ErrorEnvelope = Type.Object(
+  {
+    api_response: Type.Union([Type.String(), Type.Integer()], {
+      description: 'A string for application errors, an integer (403, 429) for gateway errors',
+    }),
+    message: Type.String(),
+    errors: Type.Optional(FieldErrorsRef),
+    data: Type.Optional(Type.Unknown()),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every failure of the API' },
+);
+
+/** The error responses every merchant endpoint may give. */
+export const merchantErrors = {
+  400: Type.Ref('ErrorEnvelope'),
+  403: Type.Ref('ErrorEnvelope'),
+  429: Type.Ref('ErrorEnvelope'),
+  500: Type.Ref('ErrorEnvelope'),
+};
+
+export const CarrierRecord = Type.Object(
+  {
+    id: Type.String({ description: '6-character carrier identifier' }),
+    name: Type.String(),
+    country_iso: Type.Array(Type.String()),
+    language: Nullable(Type.Array(Type.String())),
+    supported_languages: Type.Array(Type.String()),
+    contact: Nullable(Type.String()),
+    site_link: Nullable(Type.String()),
+  },
+  { description: 'A carrier' },
+);
+
+export const bearerSecurity = [{ bearerAuth: [] as string[] }];
+export const adminSecurity = [{ adminToken: [] as string[] }];
