@@ -1,6 +1,6 @@
+import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { defaultCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AccountsRepository } from './db/repositories/accounts.repository.js';
@@ -9,7 +9,7 @@ import { CredentialsRepository } from './db/repositories/credentials.repository.
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
-import { Secrets, loadAdminToken } from './secrets.js';
+import { loadAdminToken, Secrets } from './secrets.js';
 
 /** Everything one process holds: configuration, database, and the services built on them. */
 export interface AppContext {

@@ -20,7 +20,6 @@ export class Secrets {
 
   static load(secretKey: string | null, dataDir: string): Secrets {
     if (secretKey) return new Secrets(decodeKey(secretKey));
-    const file = path.join(dataDir, 'secret.key');
     return new Secrets(decodeKey(readOrCreate(dataDir, 'secret.key', () => randomBytes(32).toString('base64'))));
   }
 

@@ -5,7 +5,11 @@ function print(value: unknown, json: boolean, human: () => string): void {
   process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human()}\n`);
 }
 
-const list = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** `waybill accounts|credentials|carriers …`: operators' commands, all through the admin API. */
 export function registerAdminCommands(program: Command): void {
@@ -26,7 +30,10 @@ export function registerAdminCommands(program: Command): void {
     .command('list')
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
-      const rows = await AdminClient.fromEnvironment().call<Array<{ account_uuid: string; name: string; features: string[] }>>('GET', '/accounts/');
+      const rows = await AdminClient.fromEnvironment().call<Array<{ account_uuid: string; name: string; features: string[] }>>(
+        'GET',
+        '/accounts/',
+      );
       print(rows, opts.json, () => rows.map((r) => `${r.account_uuid}  ${r.name}  [${r.features.join(',')}]`).join('\n'));
     });
 
@@ -40,7 +47,11 @@ export function registerAdminCommands(program: Command): void {
         'POST',
         `/accounts/${opts.account}/credentials/`,
       );
-      print(created, opts.json, () => `client_id:     ${created.client_id}\nclient_secret: ${created.client_secret}\n(the secret is shown once)`);
+      print(
+        created,
+        opts.json,
+        () => `client_id:     ${created.client_id}\nclient_secret: ${created.client_secret}\n(the secret is shown once)`,
+      );
     });
   credentials
     .command('revoke')

@@ -34,7 +34,10 @@ export class AuthService {
   ) {}
 
   /** Client-credentials grant: returns a token, or null for unknown, revoked or wrong credentials. */
-  async issueToken(clientId: string, clientSecret: string): Promise<{ access_token: string; expires_in: number; token_type: 'Bearer' } | null> {
+  async issueToken(
+    clientId: string,
+    clientSecret: string,
+  ): Promise<{ access_token: string; expires_in: number; token_type: 'Bearer' } | null> {
     const entry = await this.load(clientId, true);
     // Compare against a dummy hash when the client is unknown so both paths cost the same.
     const expected = entry.secretHash ?? sha256Hex('unknown-client');

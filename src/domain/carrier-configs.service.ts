@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.js';
 import type { CarrierRecord } from '../carriers/carrier.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
+import type { Clock } from '../clock.js';
 import type { CarrierConfigRow, CarrierConfigsRepository } from '../db/repositories/carrier-configs.repository.js';
 import type { Secrets } from '../secrets.js';
 import { ConflictError, NotFoundError, ValidationError } from './errors.js';
@@ -64,7 +64,10 @@ export class CarrierConfigsService {
   }
 
   /** The configuration with its decrypted settings, for the carrier adapters only. */
-  async resolve(accountId: number, carrierReference: string): Promise<(CarrierConfigRow & { settings: Record<string, unknown> }) | undefined> {
+  async resolve(
+    accountId: number,
+    carrierReference: string,
+  ): Promise<(CarrierConfigRow & { settings: Record<string, unknown> }) | undefined> {
     const row = await this.repository.find(accountId, carrierReference);
     if (!row) return undefined;
     return { ...row, settings: row.settings_sealed ? JSON.parse(this.secrets.decrypt(row.settings_sealed)) : {} };

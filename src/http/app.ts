@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -83,8 +84,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   registerMetrics(app);
   await app.register(opsRoutes);
-  await app.register(tokenRoutes, { redis: options.redis ?? null });
-  await app.register(merchantRoutes, { redis: options.redis ?? null });
+  const limiter = options.redis ? new RedisRateLimiter(options.redis, context.clock) : new MemoryRateLimiter(context.clock);
+  await app.register(tokenRoutes, { limiter });
+  await app.register(merchantRoutes, { limiter });
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   return app;
 }

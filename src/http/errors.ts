@@ -151,7 +151,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const others = methods.filter((m) => m !== request.method && app.hasRoute({ url, method: m }));
     if (others.length > 0) {
       reply.header('allow', others.join(', '));
-      return send(reply, 405, { api_response: '4050', message: `Method ${request.method} not allowed on ${url}; use ${others.join(', ')}` });
+      return send(reply, 405, {
+        api_response: '4050',
+        message: `Method ${request.method} not allowed on ${url}; use ${others.join(', ')}`,
+      });
     }
     if (!url.endsWith('/') && methods.some((m) => app.hasRoute({ url: `${url}/`, method: m }))) {
       return send(reply, 404, { api_response: '4040', message: `Not found: paths end with a trailing slash, use ${url}/` });

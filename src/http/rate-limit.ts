@@ -1,42 +1,89 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
 import { throttled } from './errors.js';
 
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+}
+
+/**
+ * Counts requests per key in fixed one-second windows. Two implementations: in memory (one process)
+ * and Redis (one budget shared by every API process).
+ */
+export interface RateLimiter {
+  hit(key: string, limit: number): Promise<RateDecision>;
+}
+
+function decide(count: number, limit: number, now: number): RateDecision {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((1000 - (now % 1000)) / 1000)),
+  };
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { second: number; count: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  async hit(key: string, limit: number): Promise<RateDecision> {
+    const now = this.clock.now().getTime();
+    const second = Math.floor(now / 1000);
+    let entry = this.windows.get(key);
+    if (!entry || entry.second !== second) {
+      if (this.windows.size > 50_000) this.sweep(second);
+      entry = { second, count: 0 };
+      this.windows.set(key, entry);
+    }
+    entry.count += 1;
+    return decide(entry.count, limit, now);
+  }
+
+  private sweep(second: number): void {
+    for (const [key, entry] of this.windows) if (entry.second !== second) this.windows.delete(key);
+  }
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly clock: Clock,
+    private readonly prefix = 'waybill:rl:',
+  ) {}
+
+  async hit(key: string, limit: number): Promise<RateDecision> {
+    const now = this.clock.now().getTime();
+    const redisKey = `${this.prefix}${key}:${Math.floor(now / 1000)}`;
+    const result = await this.redis.multi().incr(redisKey).pexpire(redisKey, 2000).exec();
+    const count = Number(result?.[0]?.[1] ?? 0);
+    return decide(count, limit, now);
+  }
+}
+
 export interface RateLimitOptions {
+  limiter: RateLimiter;
   perSecond: number;
-  redis: Redis | null;
   /** What shares one budget: the account, or the client id on the token endpoint. */
   key: (request: FastifyRequest) => string;
-  namespace: string;
 }
 
 /** N requests per second per key on every route of this scope; 429 "Throttled" beyond. */
-export async function limitRate(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  await app.register(rateLimit, {
-    global: true,
-    max: options.perSecond,
-    timeWindow: 1000,
-    hook: 'onRequest',
-    keyGenerator: options.key,
-    nameSpace: `waybill-rl-${options.namespace}-`,
-    redis: options.redis ?? undefined,
-    skipOnError: false,
-    enableDraftSpec: true,
-    addHeadersOnExceeding: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-    },
-    addHeaders: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-      'retry-after': true,
-      'ratelimit-limit': true,
-      'ratelimit-remaining': true,
-      'ratelimit-reset': true,
-    },
-    errorResponseBuilder: (_request, context) => Object.assign(new Error('Throttled'), { statusCode: context.statusCode, throttled }),
+export function limitRate(app: FastifyInstance, options: RateLimitOptions): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const decision = await options.limiter.hit(options.key(request), options.perSecond);
+    reply.header('ratelimit-limit', decision.limit);
+    reply.header('ratelimit-remaining', decision.remaining);
+    reply.header('ratelimit-reset', decision.resetSeconds);
+    if (!decision.allowed) {
+      reply.header('retry-after', decision.resetSeconds);
+      return reply.code(429).send(throttled);
+    }
   });
 }

@@ -17,6 +17,7 @@ export const ErrorEnvelope = Type.Object(
       description: 'A string for application errors, an integer (403, 429) for gateway errors',
     }),
     message: Type.String(),
+    error: Type.Optional(Type.String({ description: 'OAuth 2.0 error code, on the token endpoint' })),
     errors: Type.Optional(FieldErrorsRef),
     data: Type.Optional(Type.Unknown()),
   },

@@ -11,12 +11,7 @@ export class CarrierConfigsRepository {
   }
 
   listForAccount(accountId: number): Promise<CarrierConfigRow[]> {
-    return this.db
-      .selectFrom('carrier_configs')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('carrier_reference')
-      .execute();
+    return this.db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).orderBy('carrier_reference').execute();
   }
 
   find(accountId: number, carrierReference: string): Promise<CarrierConfigRow | undefined> {

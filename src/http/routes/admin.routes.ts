@@ -23,10 +23,14 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const { accounts, carrierConfigs } = app.context;
   const schema = { tags, security: adminSecurity };
 
-  app.post('/accounts/', { schema: { ...schema, body: AccountCreateBody, response: { 201: Account, ...errors } } }, async (request, reply) => {
-    const body = request.body as { name: string; features?: string[] };
-    return reply.code(201).send(await accounts.create(body));
-  });
+  app.post(
+    '/accounts/',
+    { schema: { ...schema, body: AccountCreateBody, response: { 201: Account, ...errors } } },
+    async (request, reply) => {
+      const body = request.body as { name: string; features?: string[] };
+      return reply.code(201).send(await accounts.create(body));
+    },
+  );
 
   app.get('/accounts/', { schema: { ...schema, response: { 200: Type.Array(Account), ...errors } } }, async () => accounts.list());
 
@@ -76,10 +80,22 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/accounts/:account_uuid/carrier-configs/',
-    { schema: { ...schema, params: AccountUuidParams, body: CarrierConfigCreateBody, response: { 201: CarrierConfig, ...errors, 409: Type.Ref('ErrorEnvelope') } } },
+    {
+      schema: {
+        ...schema,
+        params: AccountUuidParams,
+        body: CarrierConfigCreateBody,
+        response: { 201: CarrierConfig, ...errors, 409: Type.Ref('ErrorEnvelope') },
+      },
+    },
     async (request, reply) => {
       const account = await accounts.require((request.params as { account_uuid: string }).account_uuid);
-      const body = request.body as { carrier_reference: string; carrier_id: string; booking?: BookingKind[]; settings?: Record<string, unknown> };
+      const body = request.body as {
+        carrier_reference: string;
+        carrier_id: string;
+        booking?: BookingKind[];
+        settings?: Record<string, unknown>;
+      };
       return reply.code(201).send(await carrierConfigs.add(account.id, body));
     },
   );

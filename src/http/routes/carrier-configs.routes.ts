@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { CarrierConfig } from '../../schemas/admin.schemas.js';
-import { Envelope, bearerSecurity, merchantErrors } from '../../schemas/common.js';
+import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { callerOf } from '../auth.js';
 
 export async function carrierConfigRoutes(app: FastifyInstance): Promise<void> {

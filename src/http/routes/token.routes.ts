@@ -1,9 +1,8 @@
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import { keyNotAuthorized } from '../errors.js';
-import { limitRate } from '../rate-limit.js';
+import { limitRate, type RateLimiter } from '../rate-limit.js';
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -25,12 +24,11 @@ function invalidRequest(error: string, message: string) {
   return { api_response: '4000', message, error };
 }
 
-export async function tokenRoutes(app: FastifyInstance, options: { redis: Redis | null }): Promise<void> {
+export async function tokenRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
   await app.register(formbody, { bodyLimit: 4096 });
-  await limitRate(app, {
+  limitRate(app, {
+    limiter: options.limiter,
     perSecond: app.context.config.rateLimitPerSecond,
-    redis: options.redis,
-    namespace: 'token',
     key: (request: FastifyRequest) => `client:${parseBasic(request.headers.authorization)?.clientId ?? `ip:${request.ip}`}`,
   });
 
@@ -60,9 +58,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { redis: Redis 
       }
       const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
       if (grantType !== 'client_credentials') {
-        return reply
-          .code(400)
-          .send(invalidRequest('unsupported_grant_type', 'grant_type must be client_credentials'));
+        return reply.code(400).send(invalidRequest('unsupported_grant_type', 'grant_type must be client_credentials'));
       }
       reply.header('cache-control', 'no-store');
       return token;

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { ManualClock } from '../../src/clock.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type AppContext, createContext } from '../../src/context.js';
+import { buildApp } from '../../src/http/app.js';
+
+export interface TestAccount {
+  accountUuid: string;
+  clientId: string;
+  clientSecret: string;
+  token: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  context: AppContext;
+  clock: ManualClock;
+  config: Config;
+  adminToken: string;
+  /** Calls the API as an operator. */
+  admin(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  /** Calls the API with a bearer token. */
+  call(
+    token: string,
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    query?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  /** An account with features, credentials, a token, and optionally carrier configurations. */
+  account(options?: {
+    features?: string[];
+    carriers?: Array<{ carrier_reference: string; carrier_id?: string; booking?: string[]; settings?: Record<string, unknown> }>;
+  }): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+export async function createTestApp(
+  options: { env?: Record<string, string>; clock?: ManualClock; setup?: (app: FastifyInstance) => void } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-test-'));
+  const config = loadConfig({
+    WAYBILL_DATA_DIR: dataDir,
+    WAYBILL_ADMIN_TOKEN: `wbadm_${randomBytes(16).toString('hex')}`,
+    WAYBILL_PUBLIC_URL: 'https://waybill.test',
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const schema = usingPostgres ? `wbt_${randomBytes(6).toString('hex')}` : undefined;
+  if (schema) await withPg((client) => client.query(`CREATE SCHEMA ${schema}`));
+  const clock = options.clock ?? new ManualClock(new Date());
+  const context = await createContext(config, { clock, pgSchema: schema });
+  const app = await buildApp(context, { logger: false });
+  options.setup?.(app);
+  await app.ready();
+
+  const inject = (opts: InjectOptions) => app.inject(opts);
+  const admin: TestApp['admin'] = (method, url, body) =>
+    inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${config.adminToken}` },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+  const call: TestApp['call'] = (token, method, url, body, query) =>
+    inject({
+      method,
+      url,
+      query,
+      headers: { authorization: `Bearer ${token}` },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+
+  const account: TestApp['account'] = async (opts = {}) => {
+    const created = await admin('POST', '/admin/v1/accounts/', {
+      name: `acct-${randomBytes(3).toString('hex')}`,
+      features: opts.features ?? [],
+    });
+    if (created.statusCode !== 201) throw new Error(`account: ${created.body}`);
+    const accountUuid = created.json().account_uuid as string;
+    const creds = (await admin('POST', `/admin/v1/accounts/${accountUuid}/credentials/`)).json();
+    for (const carrier of opts.carriers ?? []) {
+      const res = await admin('POST', `/admin/v1/accounts/${accountUuid}/carrier-configs/`, { carrier_id: 'sandbx', ...carrier });
+      if (res.statusCode !== 201) throw new Error(`carrier config: ${res.body}`);
+    }
+    const token = await issueToken(app, creds.client_id, creds.client_secret);
+    return { accountUuid, clientId: creds.client_id, clientSecret: creds.client_secret, token };
+  };
+
+  return {
+    app,
+    context,
+    clock,
+    config,
+    adminToken: config.adminToken as string,
+    admin,
+    call,
+    account,
+    async close() {
+      await app.close();
+      await context.close();
+      if (schema) await withPg((client) => client.query(`DROP SCHEMA ${schema} CASCADE`));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function issueToken(app: FastifyInstance, clientId: string, clientSecret: string): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/auth/oauth/token/',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: 'grant_type=client_credentials',
+  });
+  if (res.statusCode !== 200) throw new Error(`token: ${res.statusCode} ${res.body}`);
+  return res.json().access_token;
+}
+
+async function withPg<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
