@@ -24,6 +24,8 @@ declare module 'fastify' {
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   redis?: Redis | null;
+  /** Key prefix of the Redis rate-limit counters (lets deployments or test runs share one Redis). */
+  rateLimitPrefix?: string;
 }
 
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -84,7 +86,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   registerMetrics(app);
   await app.register(opsRoutes);
-  const limiter = options.redis ? new RedisRateLimiter(options.redis, context.clock) : new MemoryRateLimiter(context.clock);
+  const limiter = options.redis
+    ? new RedisRateLimiter(options.redis, context.clock, options.rateLimitPrefix)
+    : new MemoryRateLimiter(context.clock);
   await app.register(tokenRoutes, { limiter });
   await app.register(merchantRoutes, { limiter });
   await app.register(adminRoutes, { prefix: '/admin/v1' });
