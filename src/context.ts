@@ -1,3 +1,4 @@
+import { isPhaseKey, phaseName } from './carriers/phases.js';
 import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -6,9 +7,12 @@ import { migrateToLatest } from './db/migrate.js';
 import { AccountsRepository } from './db/repositories/accounts.repository.js';
 import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repository.js';
 import { CredentialsRepository } from './db/repositories/credentials.repository.js';
+import { Repositories } from './db/repositories/index.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { ShipmentReader } from './domain/shipments/shipment.reader.js';
+import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { loadAdminToken, Secrets } from './secrets.js';
 
 /** Everything one process holds: configuration, database, and the services built on them. */
@@ -23,6 +27,9 @@ export interface AppContext {
   auth: AuthService;
   accounts: AccountsService;
   carrierConfigs: CarrierConfigsService;
+  repos: Repositories;
+  shipments: ShipmentsService;
+  shipmentReader: ShipmentReader;
   close(): Promise<void>;
 }
 
@@ -49,6 +56,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const auth = new AuthService(credentialsRepo, secrets, clock, config.credentialCacheSeconds * 1000);
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
   const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
+  const repos = new Repositories(database.db);
+  const shipmentReader = new ShipmentReader(repos, carriers, (key) => (isPhaseKey(key) ? phaseName(key) : null));
+  const shipments = new ShipmentsService(repos, shipmentReader, clock);
   return {
     config,
     clock,
@@ -60,6 +70,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
     auth,
     accounts,
     carrierConfigs,
+    repos,
+    shipments,
+    shipmentReader,
     close: () => database.close(),
   };
 }

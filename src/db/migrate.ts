@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as foundation from './migrations/0001_foundation.js';
+import * as shipments from './migrations/0002_shipments.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_shipments': shipments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -34,8 +34,77 @@ export interface CarrierConfigsTable {
   updated_at: string;
 }
 
+export interface OrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  order_uuid: string;
+  order_id: string;
+  order_reference: string | null;
+  source_type: string | null;
+  source_name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShipmentsTable {
+  id: Generated<number>;
+  account_id: number;
+  shipment_uuid: string;
+  shipment_id: string;
+  tracking_number: string | null;
+  carrier_reference: string | null;
+  /** The carrier's 6-character id, kept so the Carrier record survives a removed configuration. */
+  carrier_id: string | null;
+  order_row_id: number | null;
+  status: string;
+  phase_key: string | null;
+  source: string;
+  shipment_type: string | null;
+  tracking_page_reference: string;
+  /** Every other field of the record, as JSON. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+  /** When tracking began for the current tracking number + carrier; null when not tracked. */
+  tracking_started_at: string | null;
+  /** The next carrier poll; null when nothing is due (not tracked, or tracking ended). */
+  next_poll_at: string | null;
+  /** The last time the carrier's data changed anything (expiry counts from here). */
+  last_tracking_update_at: string | null;
+}
+
+export interface ShipmentTagsTable {
+  shipment_row_id: number;
+  account_id: number;
+  tag: string;
+}
+
+export interface TrackingEventsTable {
+  id: Generated<number>;
+  shipment_row_id: number;
+  dedupe_key: string;
+  origin: string;
+  event: string;
+  event_key: string | null;
+  phase_key: string | null;
+  time_text: string;
+  time_utc: string;
+  timezone: string | null;
+  carrier_name: string | null;
+  /** The v5.2 location object as JSON, or null. */
+  location: string | null;
+  additional_info: string;
+  /** The carrier's own order, for events at the same instant. */
+  sequence: number;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
   carrier_configs: CarrierConfigsTable;
+  orders: OrdersTable;
+  shipments: ShipmentsTable;
+  shipment_tags: ShipmentTagsTable;
+  tracking_events: TrackingEventsTable;
 }

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { registerValidation } from './validation.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
@@ -46,15 +47,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     routerOptions: { maxParamLength: 200 },
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
-    ajv: {
-      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true },
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('context', context);
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
   registerErrorHandling(app);
+  registerValidation(app);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireBearer } from '../auth.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
+import { shipmentRoutes } from './shipments.routes.js';
 
 /** Every endpoint of the merchant interface: bearer token, then the per-account rate limit. */
 export async function merchantRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
@@ -12,4 +13,5 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
     key: (request) => `account:${request.caller?.accountId}`,
   });
   await app.register(carrierConfigRoutes);
+  await app.register(shipmentRoutes);
 }

@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { AccountsRepository } from './accounts.repository.js';
+import { CarrierConfigsRepository } from './carrier-configs.repository.js';
+import { CredentialsRepository } from './credentials.repository.js';
+import { OrdersRepository } from './orders.repository.js';
+import { ShipmentsRepository } from './shipments.repository.js';
+import { TrackingEventsRepository } from './tracking-events.repository.js';
+
+/** Every repository bound to one executor: the database, or one transaction. */
+export class Repositories {
+  readonly accounts: AccountsRepository;
+  readonly credentials: CredentialsRepository;
+  readonly carrierConfigs: CarrierConfigsRepository;
+  readonly orders: OrdersRepository;
+  readonly shipments: ShipmentsRepository;
+  readonly events: TrackingEventsRepository;
+
+  constructor(readonly db: Kysely<Database>) {
+    this.accounts = new AccountsRepository(db);
+    this.credentials = new CredentialsRepository(db);
+    this.carrierConfigs = new CarrierConfigsRepository(db);
+    this.orders = new OrdersRepository(db);
+    this.shipments = new ShipmentsRepository(db);
+    this.events = new TrackingEventsRepository(db);
+  }
+
+  /** Runs `work` in one transaction with repositories bound to it. */
+  transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new Repositories(trx)));
+  }
+}

@@ -1,0 +1,40 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, OrdersTable } from '../schema.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export class OrdersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findByOrderId(accountId: number, orderId: string): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('account_id', '=', accountId).where('order_id', '=', orderId).executeTakeFirst();
+  }
+
+  findById(id: number): Promise<OrderRow | undefined> {
+    return this.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts the order, or returns the account's existing order with the same order_id. */
+  async insertOrGet(row: Insertable<OrdersTable>): Promise<{ order: OrderRow; created: boolean }> {
+    const inserted = await this.db
+      .insertInto('orders')
+      .values(row)
+      .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { order: inserted, created: true };
+    return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
+  }
+
+  async findByIds(ids: number[]): Promise<OrderRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async update(
+    id: number,
+    changes: Partial<Pick<OrderRow, 'order_reference' | 'source_type' | 'source_name' | 'updated_at'>>,
+  ): Promise<OrderRow> {
+    return this.db.updateTable('orders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+}

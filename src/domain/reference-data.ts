@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+import currencyCodes from 'currency-codes';
+import countries from 'i18n-iso-countries';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+
+const require = createRequire(import.meta.url);
+// Country names are recognised in the languages merchants most often send; they are stored in English.
+for (const lang of ['en', 'de', 'fr', 'nl', 'es', 'it']) countries.registerLocale(require(`i18n-iso-countries/langs/${lang}.json`));
+const languages = ['en', 'de', 'fr', 'nl', 'es', 'it'];
+
+export interface Country {
+  code: string;
+  name: string;
+}
+
+/** ISO 3166-1 alpha-2 code → the country, or null when it is not a code in use. */
+export function countryByCode(code: string): Country | null {
+  const upper = code.toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper) || !countries.isValid(upper)) return null;
+  return { code: upper, name: countries.getName(upper, 'en') as string };
+}
+
+/** A country name (official or common, in a few languages) → the identified country, or null. */
+export function countryByName(name: string): Country | null {
+  const trimmed = name.trim();
+  for (const lang of languages) {
+    const code = countries.getAlpha2Code(trimmed, lang);
+    if (code) return countryByCode(code);
+  }
+  return trimmed.length === 2 ? countryByCode(trimmed) : null;
+}
+
+export function isCurrency(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && currencyCodes.code(code) !== undefined;
+}
+
+/** `+`, a country calling code and a number that can exist in that numbering plan. */
+export function isPhoneNumber(value: string): boolean {
+  if (!/^\+[0-9 ()./-]+$/.test(value)) return false;
+  return parsePhoneNumberFromString(value)?.isPossible() ?? false;
+}

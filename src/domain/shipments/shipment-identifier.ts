@@ -1,0 +1,29 @@
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
+
+export interface ShipmentIdentifier {
+  shipment_uuid?: string;
+  shipment_id?: string;
+}
+
+/**
+ * Finds the caller's shipment by `shipment_uuid` or `shipment_id` (one is needed; when both are given
+ * they must name the same shipment). Another account's shipment is simply not found.
+ */
+export async function findShipment(repos: Repositories, accountId: number, id: ShipmentIdentifier): Promise<ShipmentRow> {
+  if (!id.shipment_uuid && !id.shipment_id) {
+    const errors = new FieldErrorCollector();
+    errors.add(['shipment_uuid'], 'Provide shipment_uuid or shipment_id.');
+    errors.add(['shipment_id'], 'Provide shipment_uuid or shipment_id.');
+    throw new ValidationError(errors.result());
+  }
+  const row = id.shipment_uuid
+    ? await repos.shipments.findByUuid(accountId, id.shipment_uuid)
+    : await repos.shipments.findByShipmentId(accountId, id.shipment_id as string);
+  if (!row) throw new NotFoundError('No shipment matches the identifier');
+  if (id.shipment_uuid && id.shipment_id && row.shipment_id !== id.shipment_id) {
+    throw ValidationError.at(['shipment_id'], 'shipment_id and shipment_uuid name different shipments.');
+  }
+  return row;
+}

@@ -1,0 +1,114 @@
+import { ADDRESS_ROLES } from '../../schemas/address.schemas.js';
+import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
+import type { FieldErrorCollector } from '../errors.js';
+import { countryByCode, countryByName, isCurrency, isPhoneNumber } from '../reference-data.js';
+import { parseEventTime } from '../tracking/event-time.js';
+
+type Address = Record<string, string>;
+type Path = Array<string | number>;
+
+/** Looks up whether a carrier_reference is configured in the account, and its carrier id. */
+export type CarrierLookup = (carrierReference: string) => Promise<{ carrier_id: string } | undefined>;
+
+/**
+ * The rules a schema cannot express: countries resolved from names or codes, phone numbers,
+ * currencies, one currency across line items, configured carriers, time windows. Collects every
+ * problem by field before anything is stored; returns the input with addresses normalized.
+ */
+export async function checkShipmentInput(
+  input: ShipmentWrite,
+  lookupCarrier: CarrierLookup,
+  errors: FieldErrorCollector,
+): Promise<ShipmentWrite> {
+  const out: ShipmentWrite = { ...input };
+  for (const role of ADDRESS_ROLES) {
+    const address = input[role];
+    if (address) out[role] = normalizeAddress(address as Address, [role], errors);
+  }
+  input.notification_phone?.forEach((phone, i) => {
+    if (!isPhoneNumber(phone)) errors.add(['notification_phone', i], 'Enter a phone number as +, country calling code and number.');
+  });
+  for (const field of ['shipment_value', 'total_shipping_cost', 'cod_value'] as const) {
+    const money = input[field];
+    if (money) checkCurrency(money.currency, [field, 'currency'], errors);
+  }
+  input.shipping_costs?.forEach((cost, i) => {
+    if (cost.unit_cost) checkCurrency(cost.unit_cost.currency, ['shipping_costs', i, 'unit_cost', 'currency'], errors);
+    checkCurrency(cost.total_cost.currency, ['shipping_costs', i, 'total_cost', 'currency'], errors);
+  });
+  if (input.line_items) checkLineItems(input.line_items, errors);
+  if (input.expected_delivery) checkWindow(input.expected_delivery, errors);
+  if (input.carrier_reference && !(await lookupCarrier(input.carrier_reference))) {
+    errors.add(['carrier_reference'], `carrier_reference "${input.carrier_reference}" is not configured in this account.`);
+  }
+  if (input.linked_shipments) {
+    for (const [i, linked] of input.linked_shipments.entries()) {
+      if (!(await lookupCarrier(linked.carrier_reference))) {
+        errors.add(
+          ['linked_shipments', i, 'carrier_reference'],
+          `carrier_reference "${linked.carrier_reference}" is not configured in this account.`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+function normalizeAddress(address: Address, path: Path, errors: FieldErrorCollector): Address {
+  const out: Address = { ...address };
+  const byCode = address.country_code !== undefined ? countryByCode(address.country_code) : null;
+  const byName = address.country !== undefined ? countryByName(address.country) : null;
+  if (address.country_code !== undefined && !byCode)
+    errors.add([...path, 'country_code'], 'Enter a valid ISO 3166-1 alpha-2 country code.');
+  if (address.country !== undefined && !byName) errors.add([...path, 'country'], `Country "${address.country}" is not recognised.`);
+  if (address.country === undefined && address.country_code === undefined)
+    errors.add([...path, 'country_code'], 'Provide country or country_code.');
+  if (byCode && byName && byCode.code !== byName.code) {
+    errors.add([...path, 'country'], `Country "${address.country}" does not match country_code "${address.country_code}".`);
+  }
+  const country = byCode ?? byName;
+  if (country) {
+    out.country = country.name;
+    out.country_code = country.code;
+  }
+  if (address.phone !== undefined && !isPhoneNumber(address.phone)) {
+    errors.add([...path, 'phone'], 'Enter a phone number as +, country calling code and number.');
+  }
+  return out;
+}
+
+function checkCurrency(currency: string, path: Path, errors: FieldErrorCollector): void {
+  if (!isCurrency(currency)) errors.add(path, 'Enter a valid ISO 4217 currency code.');
+}
+
+function checkLineItems(items: NonNullable<ShipmentWrite['line_items']>, errors: FieldErrorCollector): void {
+  let firstCurrency: { code: string; index: number } | null = null;
+  items.forEach((item, i) => {
+    if (item.currency_code !== undefined) {
+      if (!isCurrency(item.currency_code)) errors.add(['line_items', i, 'currency_code'], 'Enter a valid ISO 4217 currency code.');
+      else if (!firstCurrency) firstCurrency = { code: item.currency_code, index: i };
+      else if (firstCurrency.code !== item.currency_code) {
+        errors.add(
+          ['line_items', i, 'currency_code'],
+          `All line items must use one currency: line item ${firstCurrency.index} uses ${firstCurrency.code}.`,
+        );
+      }
+    }
+    if (item.product_origin_country_code !== undefined && !countryByCode(item.product_origin_country_code)) {
+      errors.add(['line_items', i, 'product_origin_country_code'], 'Enter a valid ISO 3166-1 alpha-2 country code.');
+    }
+  });
+}
+
+function checkWindow(window: NonNullable<ShipmentWrite['expected_delivery']>, errors: FieldErrorCollector): void {
+  const parsed: Record<string, string> = {};
+  for (const end of ['from', 'to'] as const) {
+    const value = window[end];
+    if (value === undefined || value === null) continue;
+    const result = parseEventTime(value);
+    if (result.ok) parsed[end] = result.time.utc;
+    else errors.add(['expected_delivery', end], `Enter a date or an ISO 8601 date-time (${result.reason}).`);
+  }
+  if (parsed.from && parsed.to && parsed.from > parsed.to)
+    errors.add(['expected_delivery', 'to'], 'The window must not end before it starts.');
+}

@@ -1,0 +1,173 @@
+import type { CarrierRecord } from '../../carriers/carrier.js';
+import type { OrderRow } from '../../db/repositories/orders.repository.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { TrackingEventRow } from '../../db/repositories/tracking-events.repository.js';
+import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
+import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
+import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
+
+export type ShapeVersion = 'v5' | 'v5.2';
+
+type Json = Record<string, any>;
+
+/** What the presenter needs beyond the rows: names of phases and carriers. */
+export interface PresenterLookups {
+  phaseName(key: string | null): string | null;
+  carrier(carrierId: string | null): CarrierRecord | null;
+}
+
+/** Everything shown of one shipment, loaded by the service. */
+export interface ShipmentAggregate {
+  row: ShipmentRow;
+  order: OrderRow | null;
+  events: TrackingEventRow[];
+  documents: Json[];
+  /** The ReturnsInfo record, for return shipments. */
+  returns: Json | null;
+  collectionPoint: Json | null;
+  podUrl: string | null;
+}
+
+const money = (value: Json | null | undefined) => ({ amount: value?.amount ?? null, currency: value?.currency ?? null });
+
+export function presentAddress(address: Json | null | undefined): Json | null {
+  if (!address) return null;
+  const out: Json = {};
+  for (const field of ADDRESS_FIELDS) out[field] = address[field] ?? null;
+  const name = [address.first_name, address.last_name].filter(Boolean).join(' ');
+  const street = [address.street_name, address.house_number].filter(Boolean).join(' ');
+  const cityLine = [address.postal_code, address.city].filter(Boolean).join(' ');
+  out.full = [
+    address.company,
+    name,
+    address.line1,
+    address.line2,
+    address.line3,
+    street,
+    cityLine,
+    address.state_or_province,
+    address.region,
+    address.country,
+  ]
+    .filter((part) => typeof part === 'string' && part.trim() !== '')
+    .join(', ');
+  return out;
+}
+
+function presentLineItem(item: Json): Json {
+  const out: Json = {};
+  for (const field of LINE_ITEM_FIELDS) out[field] = item[field] ?? null;
+  out.quantity = item.quantity ?? 1;
+  out.additional_info = item.additional_info ?? {};
+  return out;
+}
+
+function presentEvent(row: TrackingEventRow, version: ShapeVersion, lookups: PresenterLookups): Json {
+  const location = row.location ? (JSON.parse(row.location) as Json) : null;
+  let shownLocation: Json | null = null;
+  if (location) {
+    if (version === 'v5') shownLocation = { place: location.place ?? '' };
+    else {
+      shownLocation = { place: location.place ?? '' };
+      for (const field of EVENT_LOCATION_FIELDS) shownLocation[field] = location[field] ?? null;
+    }
+  }
+  return {
+    event: row.event,
+    event_key: row.event_key,
+    phase: lookups.phaseName(row.phase_key),
+    phase_key: row.phase_key,
+    time: row.time_text,
+    timezone: row.timezone,
+    carrier_name: row.carrier_name,
+    location: shownLocation,
+    additional_info: JSON.parse(row.additional_info),
+  };
+}
+
+function presentOrder(order: OrderRow | null): Json | null {
+  if (!order) return null;
+  return {
+    order_uuid: order.order_uuid,
+    order_id: order.order_id,
+    order_reference: order.order_reference,
+    source_type: order.source_type,
+    source_name: order.source_name,
+    created_date: order.created_at,
+    updated_date: order.updated_at,
+  };
+}
+
+/** A shipment in the v5 or v5.2 shape: every field present, null, {} or [] when empty. */
+export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVersion, lookups: PresenterLookups): Json {
+  const { row } = aggregate;
+  const body = JSON.parse(row.body) as Json;
+  const out: Json = {
+    shipment_uuid: row.shipment_uuid,
+    shipment_id: row.shipment_id,
+    shipment_reference: body.shipment_reference ?? null,
+    additional_reference: body.additional_reference ?? null,
+    tracking_number: row.tracking_number,
+    carrier_reference: row.carrier_reference,
+    carrier: lookups.carrier(row.carrier_id),
+    created_date: row.created_at,
+    updated_date: row.updated_at,
+    source: row.source,
+    status: row.status,
+    current_phase: { name: lookups.phaseName(row.phase_key), key: row.phase_key },
+    tags: body.tags ?? [],
+    notification_email: body.notification_email ?? [],
+    notification_phone: body.notification_phone ?? [],
+    tracking_page_reference: row.tracking_page_reference,
+    order: presentOrder(aggregate.order),
+  };
+  for (const role of ADDRESS_ROLES) out[role] = presentAddress(body[role]);
+  Object.assign(out, {
+    shipment_value: money(body.shipment_value),
+    total_shipping_cost: money(body.total_shipping_cost),
+    shipping_costs: (body.shipping_costs ?? []).map((cost: Json) => ({
+      name: cost.name,
+      reference: cost.reference ?? null,
+      unit_quantity: cost.unit_quantity ?? null,
+      unit_cost: money(cost.unit_cost),
+      total_cost: money(cost.total_cost),
+    })),
+    cod_value: money(body.cod_value),
+    dimensions: {
+      length: body.dimensions?.length ?? null,
+      width: body.dimensions?.width ?? null,
+      height: body.dimensions?.height ?? null,
+      unit: 'cm',
+    },
+    weight: { amount: body.weight?.amount ?? null, unit: 'g' },
+    linked_shipments: (body.linked_shipments ?? []).map((linked: Json) => ({
+      tracking_number: linked.tracking_number,
+      carrier_reference: linked.carrier_reference,
+      carrier: lookups.carrier(linked.carrier_id ?? null),
+    })),
+    expected_delivery: { from: body.expected_delivery?.from ?? null, to: body.expected_delivery?.to ?? null },
+    payment_type: body.payment_type ?? null,
+    item_count: body.item_count ?? null,
+    packaging_type: body.packaging_type ?? null,
+    note: body.note ?? null,
+    shipping_service: body.shipping_service ?? null,
+    description_of_goods: body.description_of_goods ?? null,
+    handling_instructions: body.handling_instructions ?? null,
+    sales_channel: body.sales_channel ?? null,
+    documents: aggregate.documents,
+    all_events: aggregate.events.map((event) => presentEvent(event, version, lookups)),
+    additional_info: body.additional_info ?? {},
+  });
+  if (version === 'v5.2') {
+    Object.assign(out, {
+      shipment_type: row.shipment_type,
+      returns: aggregate.returns,
+      line_items: (body.line_items ?? []).map(presentLineItem),
+      collection_point: aggregate.collectionPoint,
+      rating: null,
+      parcel_recipient_information: body.parcel_recipient_information ?? null,
+      pod_url: aggregate.podUrl,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { OrderRow } from '../../db/repositories/orders.repository.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
+import { randomToken } from '../../secrets.js';
+import type { Caller } from '../auth.service.js';
+import { FieldErrorCollector, ValidationError } from '../errors.js';
+import type { ShapeVersion } from './shipment.presenter.js';
+import type { ShipmentReader } from './shipment.reader.js';
+import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
+import { checkShipmentInput } from './shipment-input.js';
+import { SHIPMENT_STATUS } from './shipment-status.js';
+
+/** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
+const BODY_FIELDS = [
+  'shipment_reference',
+  'additional_reference',
+  'recipient_address',
+  'sender_address',
+  'to_address',
+  'from_address',
+  'return_address',
+  'tags',
+  'notification_email',
+  'notification_phone',
+  'shipment_value',
+  'total_shipping_cost',
+  'cod_value',
+  'shipping_costs',
+  'dimensions',
+  'weight',
+  'expected_delivery',
+  'linked_shipments',
+  'payment_type',
+  'item_count',
+  'packaging_type',
+  'note',
+  'shipping_service',
+  'description_of_goods',
+  'handling_instructions',
+  'sales_channel',
+  'additional_info',
+  'line_items',
+  'parcel_recipient_information',
+] as const;
+
+export interface ShipmentCreatedView {
+  shipment_uuid: string;
+  order_uuid: string | null;
+  documents: unknown[];
+  created_date: string;
+}
+
+/** Options a caller inside the service (returns, imports) may set beyond the API's fields. */
+export interface CreateOptions {
+  source?: string;
+  shipmentType?: 'return' | null;
+}
+
+/** Creating and changing shipments: the rules of the Shipment record. */
+export class ShipmentsService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly reader: ShipmentReader,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(caller: Caller, input: ShipmentWrite & { shipment_id: string }, options: CreateOptions = {}): Promise<ShipmentCreatedView> {
+    const created = await this.repos.transaction((repos) => this.createIn(repos, caller, input, options));
+    return {
+      shipment_uuid: created.shipment.shipment_uuid,
+      order_uuid: created.order?.order_uuid ?? null,
+      documents: [],
+      created_date: created.shipment.created_at,
+    };
+  }
+
+  /** Creates a shipment inside a transaction the caller holds (returns create theirs with a ticket). */
+  async createIn(
+    repos: Repositories,
+    caller: Caller,
+    input: ShipmentWrite & { shipment_id: string },
+    options: CreateOptions = {},
+  ): Promise<{ shipment: ShipmentRow; order: OrderRow | null }> {
+    const errors = new FieldErrorCollector();
+    const normalized = await this.check(repos, caller, input, errors);
+    if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
+    if (await repos.shipments.findByShipmentId(caller.accountId, input.shipment_id)) {
+      errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
+    }
+    errors.throwIfAny();
+
+    const now = this.clock.now().toISOString();
+    const order = input.order_id ? await this.upsertOrder(repos, caller.accountId, input, now) : null;
+    const carrierId = await this.carrierIdOf(repos, caller.accountId, input.carrier_reference ?? null);
+    const tracked = Boolean(input.tracking_number && input.carrier_reference);
+    try {
+      const shipment = await repos.shipments.insert({
+        account_id: caller.accountId,
+        shipment_uuid: randomUUID(),
+        shipment_id: input.shipment_id,
+        tracking_number: input.tracking_number ?? null,
+        carrier_reference: input.carrier_reference ?? null,
+        carrier_id: carrierId,
+        order_row_id: order?.id ?? null,
+        status: SHIPMENT_STATUS.pending,
+        phase_key: null,
+        source: options.source ?? 'api',
+        shipment_type: options.shipmentType ?? null,
+        tracking_page_reference: randomToken(16),
+        body: JSON.stringify(pickBody(normalized, {})),
+        created_at: now,
+        updated_at: now,
+        tracking_started_at: tracked ? now : null,
+        next_poll_at: tracked ? now : null,
+        last_tracking_update_at: tracked ? now : null,
+      });
+      await repos.shipments.replaceTags(caller.accountId, shipment.id, normalized.tags ?? []);
+      return { shipment, order };
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw ValidationError.at(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
+      throw error;
+    }
+  }
+
+  async update(
+    caller: Caller,
+    identifier: ShipmentIdentifier,
+    input: ShipmentWrite,
+    version: ShapeVersion,
+  ): Promise<Record<string, unknown>> {
+    const updated = await this.repos.transaction(async (repos) => {
+      const current = await findShipment(repos, caller.accountId, identifier);
+      const errors = new FieldErrorCollector();
+      if (input.shipment_id !== undefined && input.shipment_id !== current.shipment_id) {
+        errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
+      }
+      const normalized = await this.check(repos, caller, input, errors);
+      if (input.order_id === undefined || input.order_id === null) {
+        if (current.order_row_id === null || input.order_id === null) this.refuseOrderFieldsWithoutOrder(input, errors);
+      }
+      errors.throwIfAny();
+
+      const now = this.clock.now().toISOString();
+      let orderRowId = current.order_row_id;
+      if (input.order_id === null) orderRowId = null;
+      else if (input.order_id !== undefined) orderRowId = (await this.upsertOrder(repos, caller.accountId, input, now)).id;
+      else if (orderRowId !== null && hasOrderFields(input)) await this.updateOrderFields(repos, orderRowId, input, now);
+
+      const trackingNumber = input.tracking_number !== undefined ? input.tracking_number : current.tracking_number;
+      const carrierReference = input.carrier_reference !== undefined ? input.carrier_reference : current.carrier_reference;
+      const trackingChanged = trackingNumber !== current.tracking_number || carrierReference !== current.carrier_reference;
+      const tracked = Boolean(trackingNumber && carrierReference);
+      const row = await repos.shipments.update(current.id, {
+        tracking_number: trackingNumber,
+        carrier_reference: carrierReference,
+        carrier_id:
+          input.carrier_reference !== undefined ? await this.carrierIdOf(repos, caller.accountId, carrierReference) : current.carrier_id,
+        order_row_id: orderRowId,
+        body: JSON.stringify(pickBody(normalized, JSON.parse(current.body))),
+        updated_at: now,
+        ...(trackingChanged
+          ? { tracking_started_at: tracked ? now : null, next_poll_at: tracked ? now : null, last_tracking_update_at: tracked ? now : null }
+          : {}),
+      });
+      if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
+      return row;
+    });
+    return this.reader.present(caller, updated, version);
+  }
+
+  private async check(repos: Repositories, caller: Caller, input: ShipmentWrite, errors: FieldErrorCollector): Promise<ShipmentWrite> {
+    const normalized = await checkShipmentInput(input, (ref) => repos.carrierConfigs.find(caller.accountId, ref), errors);
+    if (normalized.linked_shipments) {
+      const linked = [];
+      for (const entry of normalized.linked_shipments) {
+        linked.push({ ...entry, carrier_id: await this.carrierIdOf(repos, caller.accountId, entry.carrier_reference) });
+      }
+      normalized.linked_shipments = linked;
+    }
+    return normalized;
+  }
+
+  private refuseOrderFieldsWithoutOrder(input: ShipmentWrite, errors: FieldErrorCollector): void {
+    for (const field of ['order_reference', 'order_source_type', 'order_source_name'] as const) {
+      if (input[field] !== undefined && input[field] !== null) errors.add([field], `${field} needs an order: give order_id too.`);
+    }
+  }
+
+  /** Links the account's order with this order_id, creating it if new; a different order resets reference and source. */
+  private async upsertOrder(repos: Repositories, accountId: number, input: ShipmentWrite, now: string): Promise<OrderRow> {
+    const { order, created } = await repos.orders.insertOrGet({
+      account_id: accountId,
+      order_uuid: randomUUID(),
+      order_id: input.order_id as string,
+      order_reference: input.order_reference ?? null,
+      source_type: input.order_source_type ?? null,
+      source_name: input.order_source_name ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    if (created || !hasOrderFields(input)) return order;
+    return this.updateOrderFields(repos, order.id, input, now);
+  }
+
+  private updateOrderFields(repos: Repositories, orderRowId: number, input: ShipmentWrite, now: string): Promise<OrderRow> {
+    return repos.orders.update(orderRowId, {
+      ...(input.order_reference !== undefined ? { order_reference: input.order_reference } : {}),
+      ...(input.order_source_type !== undefined ? { source_type: input.order_source_type } : {}),
+      ...(input.order_source_name !== undefined ? { source_name: input.order_source_name } : {}),
+      updated_at: now,
+    });
+  }
+
+  private async carrierIdOf(repos: Repositories, accountId: number, carrierReference: string | null): Promise<string | null> {
+    if (!carrierReference) return null;
+    return (await repos.carrierConfigs.find(accountId, carrierReference))?.carrier_id ?? null;
+  }
+}
+
+function hasOrderFields(input: ShipmentWrite): boolean {
+  return input.order_reference !== undefined || input.order_source_type !== undefined || input.order_source_name !== undefined;
+}
+
+/** The stored body with the input's fields applied: a value replaces, null clears. */
+function pickBody(input: ShipmentWrite, current: Record<string, unknown>): Record<string, unknown> {
+  const body = { ...current };
+  for (const field of BODY_FIELDS) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    if (value === null) delete body[field];
+    else body[field] = value;
+  }
+  return body;
+}

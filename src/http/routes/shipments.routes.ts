@@ -1,0 +1,117 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
+import type { ShipmentIdentifier } from '../../domain/shipments/shipment-identifier.js';
+import { SHIPMENT_STATUSES } from '../../domain/shipments/shipment-status.js';
+import { bearerSecurity, Envelope, merchantErrors, Nullable } from '../../schemas/common.js';
+import {
+  ShipmentCreateBody,
+  ShipmentIdentifierQuery,
+  ShipmentUpdateBodyV5,
+  ShipmentUpdateBodyV52,
+  type ShipmentWrite,
+} from '../../schemas/shipment-input.schemas.js';
+import { ShipmentCreated, ShipmentV5, ShipmentV52 } from '../../schemas/shipment-output.schemas.js';
+import { callerOf } from '../auth.js';
+
+const tags = ['Shipments'];
+const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
+
+const ListQuerySchema = Type.Object(
+  {
+    created_date_from: Type.Optional(Type.String({ maxLength: 40 })),
+    created_date_to: Type.Optional(Type.String({ maxLength: 40 })),
+    updated_date_from: Type.Optional(Type.String({ maxLength: 40 })),
+    updated_date_to: Type.Optional(Type.String({ maxLength: 40 })),
+    shipment_id: Type.Optional(Type.String({ maxLength: 50 })),
+    order_id: Type.Optional(Type.String({ maxLength: 50 })),
+    tracking_number: Type.Optional(Type.String({ maxLength: 100 })),
+    carrier_reference: Type.Optional(Type.String({ maxLength: 50 })),
+    status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
+    tag: Type.Optional(Type.String({ maxLength: 100 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    next_page: Type.Optional(Type.String({ maxLength: 2000, description: 'The next_page value of the previous response' })),
+  },
+  { additionalProperties: false },
+);
+
+export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
+  const { shipments, shipmentReader } = app.context;
+
+  app.post(
+    '/v5/shipment/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a shipment',
+        security: bearerSecurity,
+        body: ShipmentCreateBody,
+        response: { 200: Envelope(ShipmentCreated), ...errors },
+      },
+    },
+    async (request) => ({
+      api_response: '200',
+      data: await shipments.create(callerOf(request), request.body as ShipmentWrite & { shipment_id: string }),
+    }),
+  );
+
+  for (const [prefix, version, shape] of [
+    ['/v5', 'v5', ShipmentV5],
+    ['/v5-2-0', 'v5.2', ShipmentV52],
+  ] as const) {
+    app.get(
+      `${prefix}/shipment/details/`,
+      {
+        schema: {
+          tags,
+          summary: `Shipment details (${version} shape)`,
+          security: bearerSecurity,
+          querystring: ShipmentIdentifierQuery,
+          response: { 200: Envelope(shape), ...errors },
+        },
+      },
+      async (request) => ({
+        api_response: '200',
+        data: await shipmentReader.details(callerOf(request), request.query as ShipmentIdentifier, version),
+      }),
+    );
+
+    app.post(
+      `${prefix}/shipment/update/`,
+      {
+        schema: {
+          tags,
+          summary: `Update a shipment (answers in the ${version} shape)`,
+          security: bearerSecurity,
+          querystring: ShipmentIdentifierQuery,
+          body: version === 'v5' ? ShipmentUpdateBodyV5 : ShipmentUpdateBodyV52,
+          response: { 200: Envelope(shape), ...errors },
+        },
+      },
+      async (request) => ({
+        api_response: '200',
+        data: await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite, version),
+      }),
+    );
+  }
+
+  app.get(
+    '/v5/shipment/list/',
+    {
+      schema: {
+        tags,
+        summary: 'List shipments, newest first, with filters and keyset pagination',
+        security: bearerSecurity,
+        querystring: ListQuerySchema,
+        response: {
+          200: Type.Object({ api_response: Type.String(), data: Type.Array(ShipmentV5), next_page: Nullable(Type.String()) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await shipmentReader.list(callerOf(request), request.query as ListQuery);
+      return { api_response: '200', data: page.data, next_page: page.next_page };
+    },
+  );
+}
