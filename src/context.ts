@@ -11,6 +11,7 @@ import { Repositories } from './db/repositories/index.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { ManualEventsService } from './domain/shipments/manual-events.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { loadAdminToken, Secrets } from './secrets.js';
@@ -30,6 +31,7 @@ export interface AppContext {
   repos: Repositories;
   shipments: ShipmentsService;
   shipmentReader: ShipmentReader;
+  manualEvents: ManualEventsService;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const repos = new Repositories(database.db);
   const shipmentReader = new ShipmentReader(repos, carriers, (key) => (isPhaseKey(key) ? phaseName(key) : null));
   const shipments = new ShipmentsService(repos, shipmentReader, clock);
+  const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   return {
     config,
     clock,
@@ -73,6 +76,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     repos,
     shipments,
     shipmentReader,
+    manualEvents,
     close: () => database.close(),
   };
 }

@@ -27,6 +27,8 @@ export const systemError: Envelope = { api_response: '500', message: 'System err
 
 interface AjvError {
   instancePath: string;
+  /** Set when the failing value is an object key (propertyNames). */
+  propertyName?: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
@@ -65,8 +67,6 @@ function messageFor(error: AjvError): string {
       return `Must be ${JSON.stringify(p.allowedValue)}.`;
     case 'pattern':
       return 'Invalid format.';
-    case 'propertyNames':
-      return 'Invalid key.';
     default:
       return error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : 'Invalid value.';
   }
@@ -89,11 +89,15 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldErrors {
   const collector = new FieldErrorCollector();
   for (const error of errors) {
     // anyOf/oneOf branches report their own failures too; the summary adds nothing a merchant can act on.
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'propertyNames') continue;
     const path = decodePointer(error.instancePath);
+    if (error.propertyName !== undefined) {
+      path.push(error.propertyName);
+      collector.add(path, `Invalid key: ${messageFor(error).replace('this field', 'this key')}`);
+      continue;
+    }
     if (error.keyword === 'required') path.push(String(error.params.missingProperty));
     if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
-    if (error.keyword === 'propertyNames' && error.params.propertyName) path.push(String(error.params.propertyName));
     collector.add(path, messageFor(error));
   }
   return collector.result();

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 describe('rate limit: 40 requests per second per account', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { WAYBILL_RATE_LIMIT_PER_SECOND: '40' } });
   });
   afterAll(() => t.close());
 

@@ -24,7 +24,14 @@ describe('shipments: what works', () => {
   });
 
   it('stores every writable field and returns it in the details', async () => {
-    const created = (await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('full-1', { tracking_number: 'WB2000001', carrier_reference: 'sandbox' }))).json().data;
+    const created = (
+      await t.call(
+        acct.token,
+        'POST',
+        '/v5/shipment/',
+        fullShipment('full-1', { tracking_number: 'WB2000001', carrier_reference: 'sandbox' }),
+      )
+    ).json().data;
     expect(created.order_uuid).toMatch(/^[0-9a-f-]{36}$/);
     const v5 = (await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_uuid: created.shipment_uuid })).json().data;
     expect(v5).toMatchObject({
@@ -40,7 +47,13 @@ describe('shipments: what works', () => {
       tags: ['vip', 'fragile'],
       notification_email: ['ada@example.com'],
       notification_phone: ['+4915112345678'],
-      order: { order_uuid: created.order_uuid, order_id: 'order-full-1', order_reference: 'ORD-REF', source_type: 'shopify', source_name: 'Main shop' },
+      order: {
+        order_uuid: created.order_uuid,
+        order_id: 'order-full-1',
+        order_reference: 'ORD-REF',
+        source_type: 'shopify',
+        source_name: 'Main shop',
+      },
       shipment_value: { amount: 99.5, currency: 'EUR' },
       cod_value: { amount: 0, currency: 'EUR' },
       dimensions: { length: 30, width: 20, height: 10, unit: 'cm' },
@@ -53,7 +66,13 @@ describe('shipments: what works', () => {
       documents: [],
     });
     expect(v5.carrier).toMatchObject({ id: 'sandbx', name: 'Waybill Sandbox' });
-    expect(v5.recipient_address).toMatchObject({ country: 'Germany', country_code: 'DE', city: 'Berlin', phone: '+49 30 1234567', company: null });
+    expect(v5.recipient_address).toMatchObject({
+      country: 'Germany',
+      country_code: 'DE',
+      city: 'Berlin',
+      phone: '+49 30 1234567',
+      company: null,
+    });
     expect(v5.recipient_address.full).toBe('Ada Lovelace, Unter den Linden 1, 10117 Berlin, Germany');
     expect(v5.sender_address).toMatchObject({ country: 'Netherlands', country_code: 'NL' });
     expect(v5.to_address).toBeNull();
@@ -71,7 +90,14 @@ describe('shipments: what works', () => {
     expect(v52.line_items).toHaveLength(2);
     expect(v52.line_items[0]).toMatchObject({ product_name: 'Notes on the Analytical Engine', quantity: 2, return_reason: null });
     expect(v52.line_items[1]).toMatchObject({ quantity: 1, product_origin_country_code: 'GB', additional_info: { colour: 'red' } });
-    expect(v52).toMatchObject({ shipment_type: null, returns: null, collection_point: null, rating: null, pod_url: null, parcel_recipient_information: 'Ring twice' });
+    expect(v52).toMatchObject({
+      shipment_type: null,
+      returns: null,
+      collection_point: null,
+      rating: null,
+      pod_url: null,
+      parcel_recipient_information: 'Ring twice',
+    });
   });
 
   it('returns the v5 key set exactly, and v5.2 adds exactly its fields', async () => {
@@ -79,34 +105,60 @@ describe('shipments: what works', () => {
     const v5 = (await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: 'keys-1' })).json().data;
     const v52 = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'keys-1' })).json().data;
     expect(Object.keys(v5).sort()).toMatchSnapshot();
-    const added = Object.keys(v52).filter((k) => !(k in v5)).sort();
-    expect(added).toEqual(['collection_point', 'line_items', 'parcel_recipient_information', 'pod_url', 'rating', 'returns', 'shipment_type']);
+    const added = Object.keys(v52)
+      .filter((k) => !(k in v5))
+      .sort();
+    expect(added).toEqual([
+      'collection_point',
+      'line_items',
+      'parcel_recipient_information',
+      'pod_url',
+      'rating',
+      'returns',
+      'shipment_type',
+    ]);
     expect(Object.keys(v5).every((k) => k in v52)).toBe(true);
   });
 
   it('updates fields, keeps shipment_id, moves updated_date, answers in the version shape', async () => {
     await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('upd-1'));
     t.clock.advance(5000);
-    const res = await t.call(acct.token, 'POST', '/v5/shipment/update/', { note: 'Changed', tags: ['x'], cod_value: null, shipment_id: 'upd-1' }, { shipment_id: 'upd-1' });
+    const res = await t.call(
+      acct.token,
+      'POST',
+      '/v5/shipment/update/',
+      { note: 'Changed', tags: ['x'], cod_value: null, shipment_id: 'upd-1' },
+      { shipment_id: 'upd-1' },
+    );
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
     expect(data).toMatchObject({ shipment_id: 'upd-1', note: 'Changed', tags: ['x'], cod_value: { amount: null, currency: null } });
     expect(data.updated_date > data.created_date).toBe(true);
     expect(data.line_items).toBeUndefined();
-    const v52 = await t.call(acct.token, 'POST', '/v5-2-0/shipment/update/', { line_items: [{ product_name: 'New' }], parcel_recipient_information: null }, { shipment_id: 'upd-1' });
+    const v52 = await t.call(
+      acct.token,
+      'POST',
+      '/v5-2-0/shipment/update/',
+      { line_items: [{ product_name: 'New' }], parcel_recipient_information: null },
+      { shipment_id: 'upd-1' },
+    );
     expect(v52.statusCode).toBe(200);
     expect(v52.json().data.line_items).toEqual([expect.objectContaining({ product_name: 'New', quantity: 1 })]);
     expect(v52.json().data.parcel_recipient_information).toBeNull();
   });
 
   it('a new order_id creates a new order; the same order_id links the existing order', async () => {
-    const first = (await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ord-1', order_id: 'O-1', order_reference: 'R1' })).json().data;
+    const first = (
+      await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ord-1', order_id: 'O-1', order_reference: 'R1' })
+    ).json().data;
     const second = (await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ord-2', order_id: 'O-1' })).json().data;
     expect(second.order_uuid).toBe(first.order_uuid);
     const moved = (await t.call(acct.token, 'POST', '/v5/shipment/update/', { order_id: 'O-2' }, { shipment_id: 'ord-1' })).json().data;
     expect(moved.order.order_uuid).not.toBe(first.order_uuid);
     expect(moved.order).toMatchObject({ order_id: 'O-2', order_reference: null, source_type: null });
-    const referenced = (await t.call(acct.token, 'POST', '/v5/shipment/update/', { order_reference: 'R2' }, { shipment_id: 'ord-1' })).json().data;
+    const referenced = (
+      await t.call(acct.token, 'POST', '/v5/shipment/update/', { order_reference: 'R2' }, { shipment_id: 'ord-1' })
+    ).json().data;
     expect(referenced.order).toMatchObject({ order_id: 'O-2', order_reference: 'R2' });
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireBearer } from '../auth.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
+import { eventRoutes } from './events.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 
 /** Every endpoint of the merchant interface: bearer token, then the per-account rate limit. */
@@ -14,4 +15,5 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
   });
   await app.register(carrierConfigRoutes);
   await app.register(shipmentRoutes);
+  await app.register(eventRoutes);
 }

@@ -1,0 +1,43 @@
+import type { Insertable } from 'kysely';
+import { isPhaseKey, nextTrackingState, type PhaseKey } from '../../carriers/phases.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { TrackingEventsTable } from '../../db/schema.js';
+import type { ShipmentStatus } from './shipment-status.js';
+
+export type NewEvent = Omit<Insertable<TrackingEventsTable>, 'shipment_row_id' | 'created_at'>;
+
+export interface RecordResult {
+  created: number;
+  shipment: ShipmentRow;
+  /** True when status or phase moved. */
+  stateChanged: boolean;
+}
+
+/**
+ * Stores events a shipment has not seen yet (by de-duplication key) and moves its status and phase from
+ * the newest event that carries a phase, by the rules of `nextTrackingState` (never backwards from a
+ * final state unless the event is a correction). Runs inside the caller's transaction.
+ */
+export async function recordEvents(
+  repos: Repositories,
+  shipment: ShipmentRow,
+  events: NewEvent[],
+  now: string,
+  options: { correction?: boolean } = {},
+): Promise<RecordResult> {
+  const created = await repos.events.insertNew(events.map((e) => ({ ...e, shipment_row_id: shipment.id, created_at: now })));
+  if (created === 0) return { created, shipment, stateChanged: false };
+  const latest = await repos.events.latestWithPhase(shipment.id);
+  const transition = nextTrackingState(
+    { status: shipment.status as ShipmentStatus, phase_key: isPhaseKey(shipment.phase_key) ? shipment.phase_key : null },
+    { phase_key: latest && isPhaseKey(latest.phase_key) ? (latest.phase_key as PhaseKey) : null, correction: options.correction },
+  );
+  const updated = await repos.shipments.update(shipment.id, {
+    status: transition.status,
+    phase_key: transition.phase_key,
+    updated_at: now,
+    last_tracking_update_at: now,
+  });
+  return { created, shipment: updated, stateChanged: transition.changed };
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { EVENT_KEYS, type EventKey, isEventKey, phaseOfEvent } from '../../carriers/phases.js';
+import type { Clock } from '../../clock.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { Caller } from '../auth.service.js';
+import { FieldErrorCollector } from '../errors.js';
+import { isValidTimeZone, parseEventTime } from '../tracking/event-time.js';
+import { type NewEvent, recordEvents } from './event-recorder.js';
+import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
+
+export interface ManualEventInput {
+  event: string;
+  event_key?: string;
+  time: string;
+  timezone?: string;
+  location?: Record<string, string | null> & { place?: string };
+  additional_info?: Record<string, unknown>;
+}
+
+/** Tracking events a merchant adds by hand (POST /v5/events/create/). */
+export class ManualEventsService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly clock: Clock,
+    private readonly carrierName: (carrierId: string | null) => string | null,
+  ) {}
+
+  async create(
+    caller: Caller,
+    identifier: ShipmentIdentifier,
+    events: ManualEventInput[],
+  ): Promise<{ shipment_uuid: string; events_created: number }> {
+    const errors = new FieldErrorCollector();
+    const prepared: NewEvent[] = [];
+    events.forEach((input, index) => {
+      const path = ['events', index];
+      if (input.timezone !== undefined && !isValidTimeZone(input.timezone))
+        errors.add([...path, 'timezone'], 'Enter an IANA timezone, e.g. Europe/Berlin.');
+      if (input.event_key !== undefined && !isEventKey(input.event_key)) {
+        errors.add([...path, 'event_key'], `Unknown event_key. Standard keys: ${EVENT_KEYS.join(', ')}.`);
+      }
+      const time = parseEventTime(input.time, { timezone: input.timezone && isValidTimeZone(input.timezone) ? input.timezone : null });
+      if (!time.ok) errors.add([...path, 'time'], `Enter a date or an ISO 8601 date-time (${time.reason}).`);
+      if (!time.ok || !errors.empty) return;
+      const eventKey = input.event_key as EventKey | undefined;
+      const place = input.location?.place ?? '';
+      prepared.push({
+        dedupe_key: createHash('sha256')
+          .update(JSON.stringify(['manual', time.time.precision, time.time.utc, input.event, place]))
+          .digest('hex'),
+        origin: 'manual',
+        event: input.event,
+        event_key: eventKey ?? null,
+        phase_key: eventKey ? phaseOfEvent(eventKey) : null,
+        time_text: time.time.text,
+        time_utc: time.time.utc,
+        timezone: input.timezone ?? null,
+        carrier_name: null,
+        location: input.location ? JSON.stringify({ ...input.location, place }) : null,
+        additional_info: JSON.stringify(input.additional_info ?? {}),
+        sequence: index,
+      });
+    });
+    return this.repos.transaction(async (repos) => {
+      const shipment = await findShipment(repos, caller.accountId, identifier);
+      errors.throwIfAny();
+      const name = this.carrierName(shipment.carrier_id);
+      const result = await recordEvents(
+        repos,
+        shipment,
+        prepared.map((e) => ({ ...e, carrier_name: name })),
+        this.clock.now().toISOString(),
+      );
+      return { shipment_uuid: shipment.shipment_uuid, events_created: result.created };
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+
+describe('GET /v5/shipment/list/', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    t = await createTestApp();
+    acct = await t.account({ carriers: [{ carrier_reference: 'sb' }] });
+    for (let i = 0; i < 25; i++) {
+      t.clock.advance(1000);
+      await t.call(acct.token, 'POST', '/v5/shipment/', {
+        shipment_id: `L-${String(i).padStart(2, '0')}`,
+        order_id: i % 5 === 0 ? 'ORDER-5' : undefined,
+        tags: i % 2 === 0 ? ['even'] : ['odd'],
+        ...(i === 7 ? { tracking_number: 'WB7000007', carrier_reference: 'sb' } : {}),
+      });
+    }
+  });
+  afterAll(() => t.close());
+
+  const list = (query: Record<string, string> = {}) => t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, query);
+
+  it('returns 20 v5 shipments newest first and a cursor', async () => {
+    const res = await list();
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.api_response).toBe('200');
+    expect(body.data).toHaveLength(20);
+    expect(body.data[0].shipment_id).toBe('L-24');
+    expect(body.data[0].line_items).toBeUndefined();
+    expect(typeof body.next_page).toBe('string');
+  });
+
+  it('pages through everything with no duplicates and no skips while shipments are created', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let inserted = 0;
+    do {
+      const res = await list(cursor ? { next_page: cursor } : { limit: '7' });
+      const body = res.json();
+      seen.push(...body.data.map((s: { shipment_id: string }) => s.shipment_id));
+      cursor = body.next_page;
+      // Concurrent writers: new shipments arrive between pages.
+      await Promise.all([0, 1].map(() => t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: `NEW-${inserted++}` })));
+    } while (cursor);
+    const original = Array.from({ length: 25 }, (_, i) => `L-${String(24 - i).padStart(2, '0')}`);
+    expect(seen).toEqual(original);
+  });
+
+  it('filters by tag, order, tracking number, carrier, status and shipment_id', async () => {
+    expect((await list({ tag: 'odd', limit: '100' })).json().data).toHaveLength(12);
+    const byOrder = (await list({ order_id: 'ORDER-5' })).json().data;
+    expect(byOrder.map((s: { shipment_id: string }) => s.shipment_id)).toEqual(['L-20', 'L-15', 'L-10', 'L-05', 'L-00']);
+    expect((await list({ tracking_number: 'WB7000007' })).json().data[0].shipment_id).toBe('L-07');
+    expect((await list({ carrier_reference: 'sb' })).json().data).toHaveLength(1);
+    expect((await list({ shipment_id: 'L-03' })).json().data).toHaveLength(1);
+    expect((await list({ status: 'pending', limit: '100' })).json().data.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('filters by created and updated date', async () => {
+    const all = (await list({ limit: '100' })).json().data as Array<{ shipment_id: string; created_date: string }>;
+    const l10 = all.find((s) => s.shipment_id === 'L-10')!;
+    const l12 = all.find((s) => s.shipment_id === 'L-12')!;
+    const ranged = (await list({ created_date_from: l10.created_date, created_date_to: l12.created_date })).json().data;
+    expect(ranged.map((s: { shipment_id: string }) => s.shipment_id)).toEqual(['L-12', 'L-11', 'L-10']);
+    const updated = (await list({ updated_date_from: l12.created_date, limit: '100' })).json().data;
+    expect(updated.some((s: { shipment_id: string }) => s.shipment_id === 'L-11')).toBe(false);
+  });
+
+  it('answers 404 4041 when nothing matches', async () => {
+    const res = await list({ tag: 'nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().api_response).toBe('4041');
+  });
+
+  it.each([
+    [{ limit: '101' }, 'limit'],
+    [{ limit: '0' }, 'limit'],
+    [{ limit: 'ten' }, 'limit'],
+    [{ status: 'lost' }, 'status'],
+    [{ created_date_from: 'yesterday' }, 'created_date_from'],
+    [{ next_page: 'garbage' }, 'next_page'],
+    [{ colour: 'red' }, 'colour'],
+  ])('refuses %o naming the field', async (query, field) => {
+    const res = await list(query as Record<string, string>);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().api_response).toBe('4030');
+    expect(res.json().errors[field]).toBeDefined();
+  });
+});
