@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Redis } from 'ioredis';
 import pg from 'pg';
 import { ManualClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -43,7 +44,14 @@ export interface TestApp {
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; clock?: ManualClock; setup?: (app: FastifyInstance) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: ManualClock;
+    setup?: (app: FastifyInstance) => void;
+    /** Share rate limits through this Redis (the caller closes it); `rateLimitPrefix` keeps runs apart. */
+    redis?: Redis;
+    rateLimitPrefix?: string;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-test-'));
   const config = loadConfig({
@@ -58,7 +66,7 @@ export async function createTestApp(
   if (schema) await withPg((client) => client.query(`CREATE SCHEMA ${schema}`));
   const clock = options.clock ?? new ManualClock(new Date());
   const context = await createContext(config, { clock, pgSchema: schema });
-  const app = await buildApp(context, { logger: false });
+  const app = await buildApp(context, { logger: false, redis: options.redis, rateLimitPrefix: options.rateLimitPrefix });
   options.setup?.(app);
   await app.ready();
 
