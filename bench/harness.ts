@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** How hard and how long every target of a run is loaded; the same for a target and its baseline. */
+export interface LoadSettings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+export interface Measurement {
+  label: string;
+  url: string;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  totalRequests: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  target: Measurement;
+  baseline: Measurement;
+  /** target req/s ÷ baseline req/s. */
+  ratio: number;
+  /** The ratio this scenario should reach. */
+  goal: number;
+}
+
+/** One load scenario: it starts what it needs, measures a target against its baseline, and stops everything. */
+export interface Scenario {
+  name: string;
+  description: string;
+  run(settings: LoadSettings): Promise<ScenarioResult>;
+}
+
+// autocannon ships no type declarations; this is the part of its API the benchmarks use.
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+/** Warms the target up, then loads it; every response must be a 2xx or the figure means nothing. */
+export async function measure(
+  label: string,
+  url: string,
+  settings: LoadSettings,
+  headers: Record<string, string> = {},
+): Promise<Measurement> {
+  if (settings.warmupSeconds > 0) await autocannon({ url, headers, connections: settings.connections, duration: settings.warmupSeconds });
+  const result = await autocannon({ url, headers, connections: settings.connections, duration: settings.durationSeconds });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${label}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return {
+    label,
+    url,
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    totalRequests: result.requests.total,
+  };
+}
+
+export function compare(
+  scenario: Pick<Scenario, 'name' | 'description'>,
+  target: Measurement,
+  baseline: Measurement,
+  goal: number,
+): ScenarioResult {
+  return { ...scenario, target, baseline, ratio: target.requestsPerSecond / baseline.requestsPerSecond, goal };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server as a child process and waits until `readyPath` answers 2xx. Its output is kept and
+ * shown only if it fails to start.
+ */
+export async function startChild(options: {
+  label: string;
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  readyPath: string;
+  timeoutMs?: number;
+}): Promise<ChildServer> {
+  const child: ChildProcess = spawn(process.execPath, options.args, {
+    cwd: repoRoot,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let running = true;
+  void exited.then(() => {
+    running = false;
+  });
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  for (;;) {
+    if (!running) throw new Error(`${options.label} exited before it was ready:\n${output}`);
+    const ok = await fetch(`${url}${options.readyPath}`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.label} was not ready within ${options.timeoutMs ?? 30_000} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  return {
+    url,
+    async stop() {
+      if (!running) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The environment of a child process: this one's, minus anything that would change what is measured. */
+export function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (/^(DATABASE_URL|REDIS_URL|TLS_|WAYBILL_|PORT$|HOST$|LOG_LEVEL$)/.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, ...extra };
+}
