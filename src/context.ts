@@ -1,3 +1,4 @@
+import pino, { type Logger } from 'pino';
 import { isPhaseKey, phaseName } from './carriers/phases.js';
 import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
 import { type Clock, systemClock } from './clock.js';
@@ -14,6 +15,9 @@ import { CarrierConfigsService } from './domain/carrier-configs.service.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
+import { TrackingService } from './domain/shipments/tracking.service.js';
+import { TrackingPoller } from './jobs/tracking-poller.js';
+import { Worker } from './jobs/worker.js';
 import { loadAdminToken, Secrets } from './secrets.js';
 
 /** Everything one process holds: configuration, database, and the services built on them. */
@@ -32,6 +36,9 @@ export interface AppContext {
   shipments: ShipmentsService;
   shipmentReader: ShipmentReader;
   manualEvents: ManualEventsService;
+  tracking: TrackingService;
+  worker: Worker;
+  log: Logger;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,7 @@ export interface ContextOptions {
   /** PostgreSQL schema to work in (tests give each suite its own). */
   pgSchema?: string;
   migrate?: boolean;
+  logger?: Logger;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -58,10 +66,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const auth = new AuthService(credentialsRepo, secrets, clock, config.credentialCacheSeconds * 1000);
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
   const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
-  const repos = new Repositories(database.db);
+  const repos = new Repositories(database.db, database.dialect);
   const shipmentReader = new ShipmentReader(repos, carriers, (key) => (isPhaseKey(key) ? phaseName(key) : null));
   const shipments = new ShipmentsService(repos, shipmentReader, clock);
   const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
+  const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
+  const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 });
+  const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
+  const worker = new Worker(repos, clock, log, [], [poller]);
   return {
     config,
     clock,
@@ -77,6 +89,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     shipments,
     shipmentReader,
     manualEvents,
-    close: () => database.close(),
+    tracking,
+    worker,
+    log,
+    close: async () => {
+      await worker.stop();
+      await database.close();
+    },
   };
 }

@@ -2,15 +2,17 @@
 import { Command } from 'commander';
 import { registerAdminCommands } from './cli/admin.commands.js';
 import { loadConfig } from './config.js';
+import { createContext } from './context.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
 
 const program = new Command('waybill').description('Waybill: shipments, tracking, returns, booking and labels');
 
-async function serve(): Promise<void> {
+async function serve(withWorker: boolean): Promise<void> {
   const config = loadConfig();
   const server = await startServer(config);
+  if (withWorker) server.context.worker.start();
   const { context } = server;
   const log = server.app.log;
   log.info({ url: server.url, database: context.database.description }, 'waybill is serving');
@@ -38,8 +40,30 @@ async function serve(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
-program.command('start').description('serve the API (and run background work) in one process').action(serve);
-program.command('serve').description('serve the HTTP API').action(serve);
+program
+  .command('start')
+  .description('serve the API and run the background work in one process (embedded database by default)')
+  .action(() => serve(true));
+program
+  .command('serve')
+  .description('serve the HTTP API only; run `waybill worker` beside it')
+  .action(() => serve(false));
+program
+  .command('worker')
+  .description('run background work only: carrier polls, label generation, webhook delivery')
+  .action(async () => {
+    const config = loadConfig();
+    const context = await createContext(config);
+    context.worker.start();
+    context.log.info({ worker: context.worker.id, database: context.database.description }, 'worker started');
+    const shutdown = async (signal: string) => {
+      context.log.info({ signal }, 'worker stopping');
+      await context.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+  });
 program
   .command('migrate')
   .description('apply database migrations and exit')

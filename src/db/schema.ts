@@ -71,6 +71,27 @@ export interface ShipmentsTable {
   next_poll_at: string | null;
   /** The last time the carrier's data changed anything (expiry counts from here). */
   last_tracking_update_at: string | null;
+  /** Failed polls in a row; the carrier adapter sees it as the attempt number. */
+  poll_failures: Generated<number>;
+  /** File-store key of the carrier's proof of delivery, once fetched. */
+  pod_file: string | null;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  account_id: number | null;
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'dead';
+  run_at: string;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface ShipmentTagsTable {
@@ -107,4 +128,5 @@ export interface Database {
   shipments: ShipmentsTable;
   shipment_tags: ShipmentTagsTable;
   tracking_events: TrackingEventsTable;
+  jobs: JobsTable;
 }

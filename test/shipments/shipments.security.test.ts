@@ -19,7 +19,7 @@ describe('shipments: what an outsider gets', () => {
     ['GET', '/v5/shipment/details/'],
     ['GET', '/v5-2-0/shipment/details/'],
   ])('%s %s: another account gets 404', async (method, url) => {
-    for (const query of [{ shipment_uuid: shipmentUuid }, { shipment_id: 'secret-1' }]) {
+    for (const query of [{ shipment_uuid: shipmentUuid }, { shipment_id: 'secret-1' }] as Record<string, string>[]) {
       const res = await t.call(outsider.token, method as 'GET', url, undefined, query);
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('secret-1');

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { DialectName } from '../connection.js';
 import type { Database } from '../schema.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { CarrierConfigsRepository } from './carrier-configs.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { JobsRepository } from './jobs.repository.js';
 import { OrdersRepository } from './orders.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
@@ -15,18 +17,23 @@ export class Repositories {
   readonly orders: OrdersRepository;
   readonly shipments: ShipmentsRepository;
   readonly events: TrackingEventsRepository;
+  readonly jobs: JobsRepository;
 
-  constructor(readonly db: Kysely<Database>) {
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: DialectName,
+  ) {
     this.accounts = new AccountsRepository(db);
     this.credentials = new CredentialsRepository(db);
     this.carrierConfigs = new CarrierConfigsRepository(db);
     this.orders = new OrdersRepository(db);
-    this.shipments = new ShipmentsRepository(db);
+    this.shipments = new ShipmentsRepository(db, dialect);
     this.events = new TrackingEventsRepository(db);
+    this.jobs = new JobsRepository(db, dialect);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new Repositories(trx)));
+    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.dialect)));
   }
 }

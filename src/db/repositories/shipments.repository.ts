@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { DialectName } from '../connection.js';
 import type { Database, ShipmentsTable } from '../schema.js';
 
 export type ShipmentRow = Selectable<ShipmentsTable>;
@@ -17,7 +18,33 @@ export interface ShipmentListFilter {
 }
 
 export class ShipmentsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
+
+  /**
+   * Claims shipments whose poll is due, oldest due first, by moving their next poll to the end of a
+   * lease: a worker that dies mid-poll leaves them due again when the lease ends, and two workers never
+   * claim the same shipment. Cost follows the number due (index on next_poll_at), not the number tracked.
+   */
+  async claimDuePolls(now: string, leaseUntil: string, limit: number): Promise<ShipmentRow[]> {
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ShipmentRow>`
+      update shipments set next_poll_at = ${leaseUntil}
+      where id in (
+        select id from shipments where next_poll_at <= ${now} order by next_poll_at limit ${limit} ${lock}
+      )
+      returning *`.execute(this.db);
+    return result.rows;
+  }
+
+  /** Locks one shipment row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
+  async lock(id: number): Promise<ShipmentRow | undefined> {
+    let query = this.db.selectFrom('shipments').selectAll().where('id', '=', id);
+    if (this.dialect === 'postgres') query = query.forUpdate();
+    return query.executeTakeFirst();
+  }
 
   insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
     return this.db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();

@@ -28,6 +28,8 @@ export async function recordEvents(
 ): Promise<RecordResult> {
   const created = await repos.events.insertNew(events.map((e) => ({ ...e, shipment_row_id: shipment.id, created_at: now })));
   if (created === 0) return { created, shipment, stateChanged: false };
+  // Re-read under a row lock: a poll and a manual event on one shipment must not overwrite each other's state.
+  shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
   const latest = await repos.events.latestWithPhase(shipment.id);
   const transition = nextTrackingState(
     { status: shipment.status as ShipmentStatus, phase_key: isPhaseKey(shipment.phase_key) ? shipment.phase_key : null },

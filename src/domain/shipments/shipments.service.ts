@@ -173,6 +173,27 @@ export class ShipmentsService {
     return this.reader.present(caller, updated, version);
   }
 
+  /** Asks for a carrier poll now (POST /v5/shipment/trigger-adhoc-update/). */
+  async triggerUpdate(
+    caller: Caller,
+    identifier: ShipmentIdentifier,
+  ): Promise<{ shipment_uuid: string; shipment_id: string; next_poll_date: string }> {
+    return this.repos.transaction(async (repos) => {
+      const shipment = await findShipment(repos, caller.accountId, identifier);
+      if (!shipment.tracking_number || !shipment.carrier_reference) {
+        throw ValidationError.at(['shipment_uuid'], 'The shipment is not tracked: set tracking_number and carrier_reference first.');
+      }
+      const now = this.clock.now().toISOString();
+      await repos.shipments.update(shipment.id, {
+        next_poll_at: now,
+        poll_failures: 0,
+        tracking_started_at: shipment.tracking_started_at ?? now,
+        last_tracking_update_at: shipment.next_poll_at === null ? now : shipment.last_tracking_update_at,
+      });
+      return { shipment_uuid: shipment.shipment_uuid, shipment_id: shipment.shipment_id, next_poll_date: now };
+    });
+  }
+
   private async check(repos: Repositories, caller: Caller, input: ShipmentWrite, errors: FieldErrorCollector): Promise<ShipmentWrite> {
     const normalized = await checkShipmentInput(input, (ref) => repos.carrierConfigs.find(caller.accountId, ref), errors);
     if (normalized.linked_shipments) {

@@ -95,6 +95,33 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 
+  app.post(
+    '/v5/shipment/trigger-adhoc-update/',
+    {
+      schema: {
+        tags,
+        summary: 'Poll the carrier for this shipment now',
+        security: bearerSecurity,
+        body: Type.Object(
+          {
+            shipment_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+            shipment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Envelope(Type.Object({ shipment_uuid: Type.String(), shipment_id: Type.String(), next_poll_date: Type.String() })),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const data = await shipments.triggerUpdate(callerOf(request), request.body as ShipmentIdentifier);
+      app.context.worker.nudge();
+      return { api_response: '200', data };
+    },
+  );
+
   app.get(
     '/v5/shipment/list/',
     {

@@ -1,0 +1,123 @@
+import type { CarrierAdapter, CarrierEvent, TrackResult } from '../../carriers/carrier.js';
+import { eventKey } from '../../carriers/event-key.js';
+import { isPhaseKey } from '../../carriers/phases.js';
+import type { Clock } from '../../clock.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { parseEventTime } from '../tracking/event-time.js';
+import { type NewEvent, recordEvents } from './event-recorder.js';
+import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
+import { SHIPMENT_STATUS } from './shipment-status.js';
+
+export interface TrackingOptions {
+  /** No carrier update for this long ends tracking (expired, or inactive if the carrier never knew the number). */
+  windowMs: number;
+  random?: () => number;
+}
+
+export interface ApplyContext {
+  adapter: CarrierAdapter;
+  /** From the carrier configuration's `poll_interval_seconds`. */
+  maxIntervalMs?: number;
+}
+
+/** Carrier events turned into stored events; events whose time cannot be read are left out and reported. */
+export function toNewEvents(
+  adapter: CarrierAdapter,
+  trackingNumber: string,
+  events: CarrierEvent[],
+): { rows: NewEvent[]; unreadable: number } {
+  const rows: NewEvent[] = [];
+  let unreadable = 0;
+  events.forEach((event, index) => {
+    const time = parseEventTime(event.time, { timezone: event.timezone });
+    if (!time.ok) {
+      unreadable++;
+      return;
+    }
+    rows.push({
+      dedupe_key: eventKey(adapter.record.id, trackingNumber, event),
+      origin: 'carrier',
+      event: event.event,
+      event_key: event.event_key,
+      phase_key: event.phase_key,
+      time_text: time.time.text,
+      time_utc: time.time.utc,
+      timezone: event.timezone,
+      carrier_name: adapter.record.name,
+      location: event.location ? JSON.stringify(event.location) : null,
+      additional_info: JSON.stringify(event.additional_info),
+      sequence: index,
+    });
+  });
+  return { rows, unreadable };
+}
+
+/**
+ * Applies one carrier answer to one shipment: stores new events, moves status and phase, records the
+ * expected delivery, and decides the next poll — or ends tracking when the window has passed.
+ */
+export class TrackingService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly clock: Clock,
+    private readonly options: TrackingOptions,
+  ) {}
+
+  async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
+    const now = this.clock.now();
+    const nowText = now.toISOString();
+    const jitter = (this.options.random ?? Math.random)();
+    return this.repos.transaction(async (repos) => {
+      let shipment = (await repos.shipments.lock(claimed.id)) ?? claimed;
+      // The tracking identity changed while the carrier was asked: this answer is for the old one.
+      if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return shipment;
+
+      if (result.status === 'error') {
+        const failures = shipment.poll_failures + 1;
+        const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
+        return repos.shipments.update(shipment.id, { poll_failures: failures, next_poll_at: next.toISOString() });
+      }
+
+      if (result.status === 'not_found') {
+        const started = new Date(shipment.tracking_started_at ?? nowText);
+        if (now.getTime() - started.getTime() >= this.options.windowMs) {
+          const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
+          return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+        }
+        const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
+        return repos.shipments.update(shipment.id, { next_poll_at: next.toISOString(), poll_failures: 0 });
+      }
+
+      const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
+      const correction = result.events.some((e) => e.correction === true);
+      const recorded = await recordEvents(repos, shipment, rows, nowText, { correction });
+      shipment = recorded.shipment;
+      if (result.expected_delivery) {
+        const body = JSON.parse(shipment.body);
+        const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
+        if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
+          body.expected_delivery = window;
+          shipment = await repos.shipments.update(shipment.id, {
+            body: JSON.stringify(body),
+            updated_at: nowText,
+            last_tracking_update_at: nowText,
+          });
+        }
+      }
+      const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
+      if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
+        const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;
+        return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+      }
+      const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
+      const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
+      return repos.shipments.update(shipment.id, { next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
+    });
+  }
+
+  /** Ends tracking of a shipment whose carrier configuration is gone. */
+  async stop(shipment: ShipmentRow): Promise<void> {
+    await this.repos.shipments.update(shipment.id, { next_poll_at: null });
+  }
+}

@@ -1,0 +1,126 @@
+import type { Logger } from 'pino';
+import type { CarrierAdapter, TrackResult } from '../carriers/carrier.js';
+import type { CarrierRegistry } from '../carriers/registry.js';
+import type { Clock } from '../clock.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { ShipmentRow } from '../db/repositories/shipments.repository.js';
+import type { CarrierConfigsService } from '../domain/carrier-configs.service.js';
+import type { TrackingService } from '../domain/shipments/tracking.service.js';
+import type { PeriodicTask } from './worker.js';
+
+export interface PollerOptions {
+  /** Shipments claimed per round. */
+  batchSize?: number;
+  /** Tracking numbers per carrier call. */
+  carrierBatchSize?: number;
+  /** Carrier calls in flight at once, per carrier. */
+  perCarrierConcurrency?: number;
+  leaseMs?: number;
+}
+
+/**
+ * Polls carriers for shipments whose next poll is due. Claims are leased in the database, so any number of
+ * workers share the due set; each carrier gets batched calls with bounded concurrency.
+ */
+export class TrackingPoller implements PeriodicTask {
+  readonly name = 'tracking-poller';
+  private readonly batchSize: number;
+  private readonly carrierBatchSize: number;
+  private readonly perCarrierConcurrency: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly carriers: CarrierRegistry,
+    private readonly carrierConfigs: CarrierConfigsService,
+    private readonly tracking: TrackingService,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    options: PollerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.carrierBatchSize = options.carrierBatchSize ?? 50;
+    this.perCarrierConcurrency = options.perCarrierConcurrency ?? 4;
+    this.leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.repos.shipments.claimDuePolls(
+      now.toISOString(),
+      new Date(now.getTime() + this.leaseMs).toISOString(),
+      this.batchSize,
+    );
+    if (claimed.length === 0) return 0;
+    const groups = new Map<string, ShipmentRow[]>();
+    for (const row of claimed) {
+      const key = `${row.account_id}\u0000${row.carrier_reference}`;
+      groups.set(key, [...(groups.get(key) ?? []), row]);
+    }
+    const byCarrier = new Map<string, Array<() => Promise<void>>>();
+    for (const rows of groups.values()) {
+      const first = rows[0];
+      const config = first.carrier_reference ? await this.carrierConfigs.resolve(first.account_id, first.carrier_reference) : undefined;
+      const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
+      if (!config || !adapter || !adapter.capabilities.tracking || !first.tracking_number) {
+        await Promise.all(rows.map((row) => this.tracking.stop(row)));
+        continue;
+      }
+      const interval = Number(config.settings.poll_interval_seconds);
+      const maxIntervalMs = Number.isFinite(interval) && interval >= 10 ? interval * 1000 : undefined;
+      for (let i = 0; i < rows.length; i += this.carrierBatchSize) {
+        const batch = rows.slice(i, i + this.carrierBatchSize);
+        const calls = byCarrier.get(adapter.record.id) ?? [];
+        calls.push(() => this.pollBatch(adapter, config.settings, batch, maxIntervalMs));
+        byCarrier.set(adapter.record.id, calls);
+      }
+    }
+    await Promise.all([...byCarrier.values()].map((calls) => runLimited(calls, this.perCarrierConcurrency)));
+    return claimed.length;
+  }
+
+  private async pollBatch(
+    adapter: CarrierAdapter,
+    settings: Record<string, unknown>,
+    rows: ShipmentRow[],
+    maxIntervalMs?: number,
+  ): Promise<void> {
+    let results: TrackResult[];
+    try {
+      results = await adapter.track(
+        rows.map((row) => ({
+          tracking_number: row.tracking_number as string,
+          first_polled_at: row.tracking_started_at ?? this.clock.now().toISOString(),
+          attempt: row.poll_failures,
+        })),
+        settings,
+        { now: this.clock.now() },
+      );
+    } catch (error) {
+      // The contract says adapters do not throw; one that does is treated as a retryable failure.
+      this.log.error({ err: error, carrier: adapter.record.id }, 'carrier adapter threw');
+      results = rows.map((row) => ({
+        status: 'error',
+        retryable: true,
+        message: 'adapter failure',
+        tracking_number: row.tracking_number as string,
+      }));
+    }
+    for (const [index, row] of rows.entries()) {
+      try {
+        await this.tracking.apply(row, results[index], { adapter, maxIntervalMs });
+      } catch (error) {
+        this.log.error({ err: error, shipment_uuid: row.shipment_uuid }, 'applying a tracking result failed');
+      }
+    }
+  }
+}
+
+/** Runs tasks with at most `limit` in flight. */
+async function runLimited(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    while (next < tasks.length) await tasks[next++]();
+  });
+  await Promise.all(lanes);
+}
