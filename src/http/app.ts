@@ -9,12 +9,12 @@ import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
-import { registerValidation } from './validation.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { tokenRoutes } from './routes/token.routes.js';
+import { registerValidation } from './validation.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
