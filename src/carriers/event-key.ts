@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import { parseEventTime } from '../domain/tracking/event-time.js';
+import type { CarrierEvent } from './carrier.js';
+
+/**
+ * The de-duplication key of a carrier event: the same event polled again yields the same key, so it is
+ * stored once. It hashes the carrier id, the tracking number (spaces removed, upper case), the
+ * normalized time (precision and UTC instant, so `…T10:15:00+02:00` and `…T08:15:00Z` agree), the
+ * carrier's own code, and the place. Descriptions are left out: carriers reword them.
+ *
+ * @returns 64 lowercase hex characters (SHA-256).
+ */
+export function eventKey(carrierId: string, trackingNumber: string, event: CarrierEvent): string {
+  const parts = [
+    carrierId,
+    trackingNumber.replace(/\s+/g, '').toUpperCase(),
+    normalizedTime(event),
+    event.additional_info.carrier_code ?? event.event_key ?? event.event,
+    event.location?.place.trim() ?? '',
+  ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+function normalizedTime(event: CarrierEvent): string {
+  const parsed = parseEventTime(event.time, { timezone: event.timezone });
+  // An unusable time still de-duplicates by its text; storing it is the caller's decision.
+  return parsed.ok ? `${parsed.time.precision}:${parsed.time.utc}` : `text:${event.time.trim()}`;
+}
