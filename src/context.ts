@@ -12,6 +12,7 @@ import { Repositories } from './db/repositories/index.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { ReturnsService } from './domain/returns/returns.service.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
@@ -37,6 +38,7 @@ export interface AppContext {
   shipmentReader: ShipmentReader;
   manualEvents: ManualEventsService;
   tracking: TrackingService;
+  returns: ReturnsService;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -72,6 +74,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
   const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 });
+  const returns = new ReturnsService(repos, shipments, clock);
+  tracking.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
+  manualEvents.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
+  shipmentReader.extras = { ...shipmentReader.extras, returns: (row) => returns.returnsInfo(row) };
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
   const worker = new Worker(repos, clock, log, [], [poller]);
   return {
@@ -90,6 +96,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     shipmentReader,
     manualEvents,
     tracking,
+    returns,
     worker,
     log,
     close: async () => {

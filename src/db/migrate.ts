@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as foundation from './migrations/0001_foundation.js';
 import * as shipments from './migrations/0002_shipments.js';
 import * as jobsAndTracking from './migrations/0003_jobs_and_tracking.js';
+import * as returns from './migrations/0004_returns.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_shipments': shipments,
   '0003_jobs_and_tracking': jobsAndTracking,
+  '0004_returns': returns,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -120,6 +120,36 @@ export interface TrackingEventsTable {
   created_at: string;
 }
 
+export interface ReturnsTable {
+  id: Generated<number>;
+  account_id: number;
+  return_uuid: string;
+  /** The merchant's return id (usable as RMA); unique in the account when given. */
+  return_id: string | null;
+  shipment_row_id: number;
+  order_id: string | null;
+  /** One of the interface's return_status values, e.g. `pending approval`. */
+  status: string;
+  /** The rest of the ticket (refund, costs, methods, notes, proofs) as JSON. */
+  details: string;
+  requested_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RequestReplaysTable {
+  id: Generated<number>;
+  account_id: number;
+  scope: string;
+  replay_key: string;
+  request_hash: string;
+  /** Null while the first request is still being handled. */
+  status_code: number | null;
+  response: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -129,4 +159,6 @@ export interface Database {
   shipment_tags: ShipmentTagsTable;
   tracking_events: TrackingEventsTable;
   jobs: JobsTable;
+  returns: ReturnsTable;
+  request_replays: RequestReplaysTable;
 }

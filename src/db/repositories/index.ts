@@ -6,6 +6,8 @@ import { CarrierConfigsRepository } from './carrier-configs.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { JobsRepository } from './jobs.repository.js';
 import { OrdersRepository } from './orders.repository.js';
+import { RequestReplaysRepository } from './request-replays.repository.js';
+import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
 
@@ -18,6 +20,8 @@ export class Repositories {
   readonly shipments: ShipmentsRepository;
   readonly events: TrackingEventsRepository;
   readonly jobs: JobsRepository;
+  readonly returns: ReturnsRepository;
+  readonly replays: RequestReplaysRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -30,6 +34,8 @@ export class Repositories {
     this.shipments = new ShipmentsRepository(db, dialect);
     this.events = new TrackingEventsRepository(db);
     this.jobs = new JobsRepository(db, dialect);
+    this.returns = new ReturnsRepository(db, dialect);
+    this.replays = new RequestReplaysRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { EVENT_KEYS, type EventKey, isEventKey, phaseOfEvent } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector } from '../errors.js';
 import { isValidTimeZone, parseEventTime } from '../tracking/event-time.js';
@@ -19,6 +20,9 @@ export interface ManualEventInput {
 
 /** Tracking events a merchant adds by hand (POST /v5/events/create/). */
 export class ManualEventsService {
+  /** Called in the same transaction after a shipment's tracking state moved (returns follow it). */
+  onStateChange: ((repos: Repositories, shipment: ShipmentRow, now: string) => Promise<unknown>) | null = null;
+
   constructor(
     private readonly repos: Repositories,
     private readonly clock: Clock,
@@ -65,12 +69,14 @@ export class ManualEventsService {
       const shipment = await findShipment(repos, caller.accountId, identifier);
       errors.throwIfAny();
       const name = this.carrierName(shipment.carrier_id);
+      const now = this.clock.now().toISOString();
       const result = await recordEvents(
         repos,
         shipment,
         prepared.map((e) => ({ ...e, carrier_name: name })),
-        this.clock.now().toISOString(),
+        now,
       );
+      if (result.stateChanged && this.onStateChange) await this.onStateChange(repos, result.shipment, now);
       return { shipment_uuid: shipment.shipment_uuid, events_created: result.created };
     });
   }

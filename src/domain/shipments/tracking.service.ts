@@ -58,6 +58,9 @@ export function toNewEvents(
  * expected delivery, and decides the next poll — or ends tracking when the window has passed.
  */
 export class TrackingService {
+  /** Called in the same transaction after a shipment's tracking state was written (returns follow it). */
+  onStateChange: ((repos: Repositories, shipment: ShipmentRow, now: string) => Promise<unknown>) | null = null;
+
   constructor(
     private readonly repos: Repositories,
     private readonly clock: Clock,
@@ -65,55 +68,70 @@ export class TrackingService {
   ) {}
 
   async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
+    const nowText = this.clock.now().toISOString();
+    return this.repos.transaction(async (repos) => {
+      const before = await repos.shipments.lock(claimed.id);
+      const after = await this.applyIn(repos, before ?? claimed, claimed, result, context);
+      if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
+        await this.onStateChange(repos, after, nowText);
+      return after;
+    });
+  }
+
+  private async applyIn(
+    repos: Repositories,
+    locked: ShipmentRow,
+    claimed: ShipmentRow,
+    result: TrackResult,
+    context: ApplyContext,
+  ): Promise<ShipmentRow> {
     const now = this.clock.now();
     const nowText = now.toISOString();
     const jitter = (this.options.random ?? Math.random)();
-    return this.repos.transaction(async (repos) => {
-      let shipment = (await repos.shipments.lock(claimed.id)) ?? claimed;
-      // The tracking identity changed while the carrier was asked: this answer is for the old one.
-      if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return shipment;
+    let shipment = locked;
+    // The tracking identity changed while the carrier was asked: this answer is for the old one.
+    if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return shipment;
 
-      if (result.status === 'error') {
-        const failures = shipment.poll_failures + 1;
-        const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
-        return repos.shipments.update(shipment.id, { poll_failures: failures, next_poll_at: next.toISOString() });
-      }
+    if (result.status === 'error') {
+      const failures = shipment.poll_failures + 1;
+      const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
+      return repos.shipments.update(shipment.id, { poll_failures: failures, next_poll_at: next.toISOString() });
+    }
 
-      if (result.status === 'not_found') {
-        const started = new Date(shipment.tracking_started_at ?? nowText);
-        if (now.getTime() - started.getTime() >= this.options.windowMs) {
-          const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
-          return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
-        }
-        const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
-        return repos.shipments.update(shipment.id, { next_poll_at: next.toISOString(), poll_failures: 0 });
-      }
-
-      const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
-      const correction = result.events.some((e) => e.correction === true);
-      const recorded = await recordEvents(repos, shipment, rows, nowText, { correction });
-      shipment = recorded.shipment;
-      if (result.expected_delivery) {
-        const body = JSON.parse(shipment.body);
-        const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
-        if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
-          body.expected_delivery = window;
-          shipment = await repos.shipments.update(shipment.id, {
-            body: JSON.stringify(body),
-            updated_at: nowText,
-            last_tracking_update_at: nowText,
-          });
-        }
-      }
-      const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
-      if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
-        const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;
+    if (result.status === 'not_found') {
+      const started = new Date(shipment.tracking_started_at ?? nowText);
+      if (now.getTime() - started.getTime() >= this.options.windowMs) {
+        const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
         return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
       }
-      const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
-      const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
-      return repos.shipments.update(shipment.id, { next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
-    });
+      const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
+      return repos.shipments.update(shipment.id, { next_poll_at: next.toISOString(), poll_failures: 0 });
+    }
+
+    const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
+    const correction = result.events.some((e) => e.correction === true);
+    const recorded = await recordEvents(repos, shipment, rows, nowText, { correction });
+    shipment = recorded.shipment;
+    if (result.expected_delivery) {
+      const body = JSON.parse(shipment.body);
+      const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
+      if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
+        body.expected_delivery = window;
+        shipment = await repos.shipments.update(shipment.id, {
+          body: JSON.stringify(body),
+          updated_at: nowText,
+          last_tracking_update_at: nowText,
+        });
+      }
+    }
+    const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
+    if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
+      const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;
+      return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+    }
+    const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
+    const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
+    return repos.shipments.update(shipment.id, { next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
   }
 
   /** Ends tracking of a shipment whose carrier configuration is gone. */

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { requireBearer } from '../auth.js';
+import { acceptIdempotencyKeys } from '../idempotency.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
 import { eventRoutes } from './events.routes.js';
+import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 
 /** Every endpoint of the merchant interface: bearer token, then the per-account rate limit. */
@@ -13,7 +15,9 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
     perSecond: app.context.config.rateLimitPerSecond,
     key: (request) => `account:${request.caller?.accountId}`,
   });
+  acceptIdempotencyKeys(app);
   await app.register(carrierConfigRoutes);
   await app.register(shipmentRoutes);
   await app.register(eventRoutes);
+  await app.register(returnRoutes);
 }

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalJson, sha256 } from '../domain/replays.js';
+
+const KEPT_MS = 24 * 60 * 60_000;
+/** How long a first request may run before a retry with its key may take over. */
+const IN_FLIGHT_MS = 60_000;
+const SCOPE = 'idempotency-key';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey: string | null;
+  }
+}
+
+/**
+ * `Idempotency-Key` on every POST of this scope: the same key with the same request within 24 hours gets
+ * the stored response again; with a different request, 409. Responses of 5xx are not kept, so a retry
+ * after a failure runs again.
+ */
+export function acceptIdempotencyKeys(app: FastifyInstance): void {
+  const { repos } = app.context;
+  app.decorateRequest('idempotencyKey', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers['idempotency-key'];
+    if (request.method !== 'POST' || key === undefined || !request.caller) return;
+    if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
+      return reply.code(400).send({ api_response: '4000', message: 'Idempotency-Key must be 1 to 255 characters' });
+    }
+    const now = app.context.clock.now();
+    const hash = sha256(`${request.routeOptions.url}\n${canonicalJson(request.query)}\n${canonicalJson(request.body)}`);
+    const claimed = await repos.replays.claim({
+      account_id: request.caller.accountId,
+      scope: SCOPE,
+      replay_key: key,
+      request_hash: hash,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + IN_FLIGHT_MS).toISOString(),
+    });
+    if (claimed) {
+      request.idempotencyKey = key;
+      return;
+    }
+    const stored = await repos.replays.find(request.caller.accountId, SCOPE, key);
+    if (!stored || stored.request_hash !== hash) {
+      return reply
+        .code(409)
+        .send({
+          api_response: '4090',
+          message: 'Idempotency-Key was already used with a different request; use a new key for a new request',
+        });
+    }
+    if (stored.response === null) {
+      return reply
+        .code(409)
+        .send({ api_response: '4090', message: 'A request with this Idempotency-Key is still being processed; retry later' });
+    }
+    reply.header('idempotent-replayed', 'true');
+    return reply
+      .code(stored.status_code ?? 200)
+      .type('application/json; charset=utf-8')
+      .send(stored.response);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    if (!key || !request.caller) return payload;
+    request.idempotencyKey = null;
+    if (reply.statusCode >= 500) {
+      await repos.replays.release(request.caller.accountId, SCOPE, key);
+    } else {
+      const now = app.context.clock.now();
+      await repos.replays.complete(
+        request.caller.accountId,
+        SCOPE,
+        key,
+        reply.statusCode,
+        String(payload),
+        new Date(now.getTime() + KEPT_MS).toISOString(),
+      );
+    }
+    return payload;
+  });
+}

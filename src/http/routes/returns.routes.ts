@@ -1,0 +1,59 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
+import { ReturnCreateBody, ReturnCreated, ReturnTicketFull, ReturnUpdateBody } from '../../schemas/returns.schemas.js';
+import { callerOf } from '../auth.js';
+
+const tags = ['Returns'];
+
+export async function returnRoutes(app: FastifyInstance): Promise<void> {
+  const { returns } = app.context;
+
+  app.post(
+    '/v5/return/',
+    {
+      schema: {
+        tags,
+        summary: 'Create a return ticket and its return shipment',
+        description:
+          'Standard flow: `return_ticket` and `shipment` (with at least one line item; no tracking data). Preprinted-label flow ' +
+          '(account setting): `shipment` only, with `tracking_number` and `carrier_reference` unless the booking feature is used. ' +
+          'Identical requests within 30 minutes return the first response and create nothing.',
+        security: bearerSecurity,
+        body: ReturnCreateBody,
+        response: {
+          200: Type.Object({
+            api_response: Type.String(),
+            warnings: Type.Optional(
+              Type.Record(Type.String(), Type.Unknown(), { description: 'Things to know, keyed like validation errors' }),
+            ),
+            data: ReturnCreated,
+          }),
+          ...merchantErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await returns.create(callerOf(request), request.body as Static<typeof ReturnCreateBody>);
+      if (result.replayed) reply.header('x-waybill-replayed', 'true');
+      return reply.code(result.statusCode).send(result.body);
+    },
+  );
+
+  app.post(
+    '/v5/return/update/',
+    {
+      schema: {
+        tags,
+        summary: "Change a return ticket's state and fields",
+        security: bearerSecurity,
+        body: ReturnUpdateBody,
+        response: { 200: Envelope(ReturnTicketFull), ...merchantErrors, 404: Type.Ref('ErrorEnvelope') },
+      },
+    },
+    async (request) => ({
+      api_response: '200',
+      data: await returns.update(callerOf(request), request.body as Static<typeof ReturnUpdateBody>),
+    }),
+  );
+}
