@@ -35,13 +35,38 @@ function openSqlite(dataDir: string): DatabaseHandle {
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     dialect: 'sqlite',
     description: file,
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Keeps prepared statements by SQL text: the query layer asks for a fresh statement on every execution,
+ * and preparing costs more than running a point query. Statements run to completion synchronously, so
+ * one statement is never in use twice at once.
+ */
+function withStatementCache(raw: SqliteDatabase.Database, limit = 500): SqliteDatabase.Database {
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= limit) cache.clear();
+      statement = raw.prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  return new Proxy(raw, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 // COUNT(*) and BIGINT come back as strings by default; every count we make fits a JS number.

@@ -25,6 +25,8 @@ interface CachedCredential {
  */
 export class AuthService {
   private readonly cache = new Map<string, CachedCredential>();
+  /** Tokens whose signature was verified: token → [client id, expiry ms]. Saves the HMAC on repeat requests. */
+  private readonly verified = new Map<string, [string, number]>();
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -54,14 +56,29 @@ export class AuthService {
 
   /** Resolves a bearer token to its caller, or null when it is invalid, expired or revoked. */
   async authenticate(token: string): Promise<Caller | null> {
-    const parts = token.split('.');
-    if (parts.length !== 5 || parts[0] !== 'v1') return null;
-    const unsigned = parts.slice(0, 4).join('.');
-    if (!safeEqual(parts[4], this.secrets.sign(this.secrets.tokenKey, unsigned))) return null;
-    const expiry = Number(parts[2]);
-    if (!Number.isInteger(expiry) || expiry * 1000 <= this.clock.now().getTime()) return null;
-    const entry = await this.load(parts[1], false);
-    return entry.caller;
+    const known = this.verified.get(token);
+    let clientId: string;
+    let expiresAt: number;
+    if (known) {
+      [clientId, expiresAt] = known;
+    } else {
+      const parts = token.split('.');
+      if (parts.length !== 5 || parts[0] !== 'v1') return null;
+      const unsigned = parts.slice(0, 4).join('.');
+      if (!safeEqual(parts[4], this.secrets.sign(this.secrets.tokenKey, unsigned))) return null;
+      const expiry = Number(parts[2]);
+      if (!Number.isInteger(expiry)) return null;
+      clientId = parts[1];
+      expiresAt = expiry * 1000;
+      if (this.verified.size > 100_000) this.verified.clear();
+      this.verified.set(token, [clientId, expiresAt]);
+    }
+    if (expiresAt <= this.clock.now().getTime()) {
+      this.verified.delete(token);
+      return null;
+    }
+    // Revocation and account changes are checked on every request, through the credential cache.
+    return (await this.load(clientId, false)).caller;
   }
 
   /** Forget what is cached for these clients (after revocation or an account change). */
