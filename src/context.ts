@@ -1,3 +1,4 @@
+import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { isPhaseKey, phaseName } from './carriers/phases.js';
 import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
@@ -9,14 +10,21 @@ import { AccountsRepository } from './db/repositories/accounts.repository.js';
 import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repository.js';
 import { CredentialsRepository } from './db/repositories/credentials.repository.js';
 import { Repositories } from './db/repositories/index.js';
+import { type FileStore, FilesystemFileStore } from './documents/file-store.js';
+import { type LabelRenderer, PooledLabelRenderer } from './documents/label-renderer.service.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
+import { BookingsService } from './domain/bookings/bookings.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { DocumentsService } from './domain/documents/documents.service.js';
+import { PudoService } from './domain/pudo/pudo.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
+import { ProofOfDeliveryService } from './domain/shipments/proof-of-delivery.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { TrackingService } from './domain/shipments/tracking.service.js';
+import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { Worker } from './jobs/worker.js';
 import { loadAdminToken, Secrets } from './secrets.js';
@@ -39,6 +47,13 @@ export interface AppContext {
   manualEvents: ManualEventsService;
   tracking: TrackingService;
   returns: ReturnsService;
+  files: FileStore;
+  labels: LabelRenderer;
+  documents: DocumentsService;
+  proofOfDelivery: ProofOfDeliveryService;
+  pudo: PudoService;
+  bookings: BookingsService;
+  labelJob: LabelRenderJob;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -73,13 +88,25 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const shipments = new ShipmentsService(repos, shipmentReader, clock);
   const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
-  const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 });
+  const files = new FilesystemFileStore(path.join(config.dataDir, 'files'));
+  const labels = new PooledLabelRenderer();
+  const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
+  const proofOfDelivery = new ProofOfDeliveryService(repos, files, clock, secrets.urlKey, config.publicUrl);
+  const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 }, proofOfDelivery);
   const returns = new ReturnsService(repos, shipments, clock);
   tracking.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
   manualEvents.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
-  shipmentReader.extras = { ...shipmentReader.extras, returns: (row) => returns.returnsInfo(row) };
+  shipmentReader.extras = {
+    documents: (rows) => documents.refsFor(rows),
+    returns: (row) => returns.returnsInfo(row),
+    collectionPoint: async (row) => (row.collection_point ? JSON.parse(row.collection_point) : null),
+    podUrl: async (row) => proofOfDelivery.url(row),
+  };
+  const pudo = new PudoService(repos, carriers, carrierConfigs);
+  const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, documents, labels, files, clock, log);
+  const labelJob = new LabelRenderJob(repos, labels, files, clock);
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
-  const worker = new Worker(repos, clock, log, [], [poller]);
+  const worker = new Worker(repos, clock, log, [labelJob], [poller]);
   return {
     config,
     clock,
@@ -97,10 +124,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
     manualEvents,
     tracking,
     returns,
+    files,
+    labels,
+    documents,
+    proofOfDelivery,
+    pudo,
+    bookings,
+    labelJob,
     worker,
     log,
     close: async () => {
       await worker.stop();
+      await labels.close();
       await database.close();
     },
   };

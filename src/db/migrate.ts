@@ -3,6 +3,7 @@ import * as foundation from './migrations/0001_foundation.js';
 import * as shipments from './migrations/0002_shipments.js';
 import * as jobsAndTracking from './migrations/0003_jobs_and_tracking.js';
 import * as returns from './migrations/0004_returns.js';
+import * as bookings from './migrations/0005_bookings_documents_pudo.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_shipments': shipments,
   '0003_jobs_and_tracking': jobsAndTracking,
   '0004_returns': returns,
+  '0005_bookings_documents_pudo': bookings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

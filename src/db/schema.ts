@@ -73,8 +73,10 @@ export interface ShipmentsTable {
   last_tracking_update_at: string | null;
   /** Failed polls in a row; the carrier adapter sees it as the attempt number. */
   poll_failures: Generated<number>;
-  /** File-store key of the carrier's proof of delivery, once fetched. */
+  /** The carrier's proof of delivery once fetched: JSON {key, reference, content_type}. */
   pod_file: string | null;
+  /** The CollectionPoint record (JSON) of a booking routed to a pick-up/drop-off location. */
+  collection_point: string | null;
 }
 
 export interface JobsTable {
@@ -150,6 +152,59 @@ export interface RequestReplaysTable {
   expires_at: string;
 }
 
+export interface BookingsTable {
+  id: Generated<number>;
+  account_id: number;
+  booking_uuid: string;
+  shipment_row_id: number;
+  carrier_reference: string;
+  carrier_id: string;
+  /** `booking` while the carrier is asked, then `booked`. */
+  status: string;
+  type_of_shipment: string;
+  shipping_service: string | null;
+  carrier_shipment_identifier: string | null;
+  tracking_number: string | null;
+  pudo_location_uuid: string | null;
+  carrier_additional_info: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentsTable {
+  id: Generated<number>;
+  account_id: number;
+  document_uuid: string;
+  shipment_row_id: number;
+  booking_row_id: number | null;
+  document_id: string;
+  name: string;
+  type: string;
+  file_format: string;
+  content_type: string;
+  /** File-store key; null while the carrier is still generating the file. */
+  file_key: string | null;
+  /** `pending` or `ready`. */
+  status: string;
+  additional_info: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PudoLocationsTable {
+  id: Generated<number>;
+  carrier_id: string;
+  pudo_location_uuid: string;
+  pudo_location_id: string;
+  lat: number;
+  lng: number;
+  postal_code: string | null;
+  country_code: string | null;
+  /** The PudoLocation record without distance, as JSON. */
+  record: string;
+  updated_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -161,4 +216,7 @@ export interface Database {
   jobs: JobsTable;
   returns: ReturnsTable;
   request_replays: RequestReplaysTable;
+  bookings: BookingsTable;
+  documents: DocumentsTable;
+  pudo_locations: PudoLocationsTable;
 }

@@ -8,7 +8,14 @@ export interface FieldErrors {
   [field: string]: string[] | FieldErrors;
 }
 
-export type DomainErrorCode = 'validation' | 'invalid_request' | 'not_found' | 'feature_not_enabled' | 'conflict' | 'unauthorized';
+export type DomainErrorCode =
+  | 'validation'
+  | 'invalid_request'
+  | 'not_found'
+  | 'feature_not_enabled'
+  | 'conflict'
+  | 'unauthorized'
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(

@@ -11,6 +11,7 @@ import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
+import { fileRoutes } from './routes/files.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { tokenRoutes } from './routes/token.routes.js';
@@ -85,6 +86,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   registerMetrics(app);
   await app.register(opsRoutes);
+  await app.register(fileRoutes);
   const limiter = options.redis
     ? new RedisRateLimiter(options.redis, context.clock, options.rateLimitPrefix)
     : new MemoryRateLimiter(context.clock);

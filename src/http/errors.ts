@@ -19,6 +19,8 @@ const domainStatus: Record<DomainError['code'], { status: number; code: string |
   feature_not_enabled: { status: 403, code: '4033' },
   conflict: { status: 409, code: '4090' },
   unauthorized: { status: 403, code: 403 },
+  // A dependency (a carrier) did not answer: a system error by the interface's table, with a message that says so.
+  unavailable: { status: 503, code: '500' },
 };
 
 export const keyNotAuthorized: Envelope = { api_response: 403, message: 'Key not authorized' };

@@ -43,12 +43,10 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     }
     const stored = await repos.replays.find(request.caller.accountId, SCOPE, key);
     if (!stored || stored.request_hash !== hash) {
-      return reply
-        .code(409)
-        .send({
-          api_response: '4090',
-          message: 'Idempotency-Key was already used with a different request; use a new key for a new request',
-        });
+      return reply.code(409).send({
+        api_response: '4090',
+        message: 'Idempotency-Key was already used with a different request; use a new key for a new request',
+      });
     }
     if (stored.response === null) {
       return reply

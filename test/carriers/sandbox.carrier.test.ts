@@ -244,10 +244,10 @@ describe('proof of delivery', () => {
 });
 
 describe('sandbox adapter contract', () => {
-  it('is registered under its id with tracking only', () => {
+  it('is registered under its id, tracking, booking and listing pick-up points', () => {
     const registry = defaultCarrierRegistry();
     expect(registry.get('sandbx')?.record.name).toBe('Waybill Sandbox');
-    expect(carrier.capabilities).toEqual({ tracking: true, booking: false, pudo: false, push: false });
+    expect(carrier.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: false });
     expect(() => new CarrierRegistry([carrier, new SandboxCarrier()])).toThrow(/registered twice/);
   });
 

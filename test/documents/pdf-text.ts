@@ -22,3 +22,9 @@ export async function readPdf(bytes: Uint8Array): Promise<{ pages: Array<{ width
     await document.destroy();
   }
 }
+
+/** Every text item of every page, joined: enough to ask whether a value is printed. */
+export async function pdfText(bytes: Uint8Array): Promise<string> {
+  const { pages } = await readPdf(new Uint8Array(bytes));
+  return pages.flatMap((page) => page.text).join('\n');
+}

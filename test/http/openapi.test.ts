@@ -4,8 +4,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
-/** Operator endpoints that are deliberately left out of the merchant-facing document. */
-const undocumented = [/^\/healthz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/];
+/** Operator endpoints and signed download links, deliberately left out of the merchant-facing document. */
+const undocumented = [/^\/healthz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/files\//];
 
 interface RegisteredRoute {
   method: string;

@@ -1,3 +1,5 @@
+import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
+import type { BookingCapable, BookRequest, BookResult, CarrierFieldError, PudoCapable } from '../booking.js';
 import type {
   CarrierAdapter,
   CarrierCapabilities,
@@ -8,6 +10,8 @@ import type {
   TrackRequest,
   TrackResult,
 } from '../carrier.js';
+import { sandboxPudoDataset } from './pudo-dataset.js';
+import { bookWithSandbox, checkSandboxBooking } from './sandbox.booking.js';
 import { mapFileResponse, mapScansResponse } from './sandbox.mapper.js';
 import { SandboxTransport } from './sandbox.transport.js';
 
@@ -33,7 +37,7 @@ export function readSandboxSettings(settings: CarrierSettings): { ok: true; sett
  * Tracking numbers choose their story by prefix (see docs/sandbox.md); the same number always tells
  * the same story, counted from when it was first polled.
  */
-export class SandboxCarrier implements CarrierAdapter {
+export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapable {
   static readonly id = 'sandbx';
 
   readonly record: CarrierRecord = {
@@ -46,7 +50,7 @@ export class SandboxCarrier implements CarrierAdapter {
     site_link: null,
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   constructor(private readonly transport: SandboxTransport = new SandboxTransport()) {}
 
@@ -72,6 +76,23 @@ export class SandboxCarrier implements CarrierAdapter {
         return mapScansResponse(trackingNumber, response, (documentId) => this.proofOfDelivery(documentId));
       }),
     );
+  }
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkSandboxBooking(request, settings);
+  }
+
+  book(request: BookRequest, settings: CarrierSettings): Promise<BookResult> {
+    return bookWithSandbox(request, settings, this.record.name);
+  }
+
+  /** Sandbox bookings hold nothing at the carrier, so cancelling always succeeds. */
+  async cancel(): Promise<{ status: 'ok' }> {
+    return { status: 'ok' };
+  }
+
+  pudoLocations(): PudoLocationRecord[] {
+    return [...sandboxPudoDataset()];
   }
 
   private proofOfDelivery(documentId: string): ProofOfDelivery {

@@ -2,10 +2,13 @@ import type { Kysely } from 'kysely';
 import type { DialectName } from '../connection.js';
 import type { Database } from '../schema.js';
 import { AccountsRepository } from './accounts.repository.js';
+import { BookingsRepository } from './bookings.repository.js';
 import { CarrierConfigsRepository } from './carrier-configs.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
 import { OrdersRepository } from './orders.repository.js';
+import { PudoLocationsRepository } from './pudo-locations.repository.js';
 import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
@@ -22,6 +25,9 @@ export class Repositories {
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
   readonly replays: RequestReplaysRepository;
+  readonly bookings: BookingsRepository;
+  readonly documents: DocumentsRepository;
+  readonly pudo: PudoLocationsRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -36,6 +42,9 @@ export class Repositories {
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
     this.replays = new RequestReplaysRepository(db);
+    this.bookings = new BookingsRepository(db);
+    this.documents = new DocumentsRepository(db);
+    this.pudo = new PudoLocationsRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

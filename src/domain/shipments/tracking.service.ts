@@ -7,6 +7,7 @@ import type { ShipmentRow } from '../../db/repositories/shipments.repository.js'
 import { parseEventTime } from '../tracking/event-time.js';
 import { type NewEvent, recordEvents } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
+import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import { SHIPMENT_STATUS } from './shipment-status.js';
 
 export interface TrackingOptions {
@@ -65,12 +66,19 @@ export class TrackingService {
     private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly options: TrackingOptions,
+    private readonly proofs: ProofOfDeliveryService | null = null,
   ) {}
 
   async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
     const nowText = this.clock.now().toISOString();
+    // The proof is fetched before the transaction: no carrier call runs while rows are locked.
+    const podFile =
+      result.status === 'ok' && result.proof_of_delivery && this.proofs
+        ? await this.proofs.capture(claimed, result.proof_of_delivery)
+        : null;
     return this.repos.transaction(async (repos) => {
       const before = await repos.shipments.lock(claimed.id);
+      if (podFile && before) await repos.shipments.update(before.id, { pod_file: podFile });
       const after = await this.applyIn(repos, before ?? claimed, claimed, result, context);
       if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
         await this.onStateChange(repos, after, nowText);

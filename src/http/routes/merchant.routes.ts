@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { requireBearer } from '../auth.js';
 import { acceptIdempotencyKeys } from '../idempotency.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
+import { bookingRoutes } from './booking.routes.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
+import { documentRoutes } from './documents.routes.js';
 import { eventRoutes } from './events.routes.js';
+import { pudoRoutes } from './pudo.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 
@@ -20,4 +23,7 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
   await app.register(shipmentRoutes);
   await app.register(eventRoutes);
   await app.register(returnRoutes);
+  await app.register(bookingRoutes);
+  await app.register(documentRoutes);
+  await app.register(pudoRoutes);
 }

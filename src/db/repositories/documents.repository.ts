@@ -1,0 +1,41 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, DocumentsTable } from '../schema.js';
+
+export type DocumentRow = Selectable<DocumentsTable>;
+
+export class DocumentsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  insert(row: Insertable<DocumentsTable>): Promise<DocumentRow> {
+    return this.db.insertInto('documents').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, changes: Updateable<DocumentsTable>): Promise<DocumentRow> {
+    return this.db.updateTable('documents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  findByUuid(accountId: number, documentUuid: string): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('document_uuid', '=', documentUuid)
+      .executeTakeFirst();
+  }
+
+  /** For signed downloads, which carry no account: the signature is the authority. */
+  findByUuidAnyAccount(documentUuid: string): Promise<DocumentRow | undefined> {
+    return this.db.selectFrom('documents').selectAll().where('document_uuid', '=', documentUuid).executeTakeFirst();
+  }
+
+  findById(id: number): Promise<DocumentRow | undefined> {
+    return this.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listForShipments(shipmentRowIds: number[], type?: string): Promise<DocumentRow[]> {
+    if (shipmentRowIds.length === 0) return Promise.resolve([]);
+    let query = this.db.selectFrom('documents').selectAll().where('shipment_row_id', 'in', shipmentRowIds);
+    if (type) query = query.where('type', '=', type);
+    return query.orderBy('id').execute();
+  }
+}

@@ -1,0 +1,62 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { BoundingBox } from '../../domain/pudo/geo.js';
+import type { Database, PudoLocationsTable } from '../schema.js';
+
+export type PudoLocationRow = Selectable<PudoLocationsTable>;
+
+export class PudoLocationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async countForCarrier(carrierId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('pudo_locations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('carrier_id', '=', carrierId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insertMany(rows: Insertable<PudoLocationsTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += 100) {
+      await this.db
+        .insertInto('pudo_locations')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) => oc.column('pudo_location_uuid').doNothing())
+        .execute();
+    }
+  }
+
+  /** Candidates inside a bounding box, from the (carrier, lat, lng) index; the exact distance is the caller's. */
+  inBox(carrierId: string, box: BoundingBox): Promise<PudoLocationRow[]> {
+    let query = this.db
+      .selectFrom('pudo_locations')
+      .selectAll()
+      .where('carrier_id', '=', carrierId)
+      .where('lat', '>=', box.minLat)
+      .where('lat', '<=', box.maxLat);
+    query = box.crossesAntimeridian
+      ? query.where((eb) => eb.or([eb('lng', '>=', box.minLng), eb('lng', '<=', box.maxLng)]))
+      : query.where('lng', '>=', box.minLng).where('lng', '<=', box.maxLng);
+    return query.execute();
+  }
+
+  findByUuid(carrierId: string, uuid: string): Promise<PudoLocationRow | undefined> {
+    return this.db
+      .selectFrom('pudo_locations')
+      .selectAll()
+      .where('carrier_id', '=', carrierId)
+      .where('pudo_location_uuid', '=', uuid)
+      .executeTakeFirst();
+  }
+
+  /** Locations with this postal code (exact), for placing a postal-code search. */
+  byPostalCode(carrierId: string, countryCode: string, postalCode: string): Promise<PudoLocationRow[]> {
+    return this.db
+      .selectFrom('pudo_locations')
+      .selectAll()
+      .where('carrier_id', '=', carrierId)
+      .where('country_code', '=', countryCode)
+      .where('postal_code', '=', postalCode)
+      .execute();
+  }
+}

@@ -1,0 +1,124 @@
+import { hasPudo } from '../../carriers/booking.js';
+import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { Caller } from '../auth.service.js';
+import type { CarrierConfigsService } from '../carrier-configs.service.js';
+import { FieldErrorCollector, ValidationError } from '../errors.js';
+import { countryByCode } from '../reference-data.js';
+import { boundingBox } from './geo.js';
+import { PostalCentroidIndex } from './postal-centroids.js';
+import type { PudoLocation, PudoLocationRecord } from './pudo-location.js';
+import { searchPudoLocations } from './pudo-search.js';
+
+export interface PudoQuery {
+  carrier_reference: string;
+  lat?: number;
+  lng?: number;
+  postal_code?: string;
+  country_code?: string;
+  radius_meters?: number;
+  services?: string;
+  limit?: number;
+}
+
+export const DEFAULT_RADIUS_METERS = 5_000;
+
+/**
+ * Pick-up/drop-off locations: each carrier's locations are copied into an indexed table once, and a
+ * search reads only the bounding box of its circle before computing exact distances.
+ */
+export class PudoService {
+  private readonly synced = new Map<string, Promise<void>>();
+  private readonly centroids = new Map<string, PostalCentroidIndex>();
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly carriers: CarrierRegistry,
+    private readonly carrierConfigs: CarrierConfigsService,
+  ) {}
+
+  async search(caller: Caller, query: PudoQuery): Promise<PudoLocation[]> {
+    const errors = new FieldErrorCollector();
+    const config = await this.carrierConfigs.resolve(caller.accountId, query.carrier_reference);
+    const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
+    if (!config) errors.add(['carrier_reference'], `carrier_reference "${query.carrier_reference}" is not defined in this account.`);
+    else if (!adapter || !hasPudo(adapter)) errors.add(['carrier_reference'], 'This carrier has no pick-up/drop-off locations.');
+    const hasPoint = query.lat !== undefined || query.lng !== undefined;
+    if (hasPoint && (query.lat === undefined || query.lng === undefined))
+      errors.add([query.lat === undefined ? 'lat' : 'lng'], 'Give lat and lng together.');
+    if (!hasPoint && !(query.postal_code && query.country_code)) {
+      errors.add(['lat'], 'Give lat and lng, or postal_code and country_code.');
+    }
+    if (query.country_code && !countryByCode(query.country_code))
+      errors.add(['country_code'], 'Enter a valid ISO 3166-1 alpha-2 country code.');
+    errors.throwIfAny();
+    const carrierId = config!.carrier_id;
+    await this.ensureSynced(carrierId);
+
+    let center = hasPoint ? { lat: query.lat as number, lng: query.lng as number } : null;
+    if (!center) {
+      center = this.centroids.get(carrierId)?.lookup(query.country_code as string, query.postal_code as string) ?? null;
+      if (!center) throw ValidationError.at(['postal_code'], 'No locations are known near this postal code; search by lat and lng.');
+    }
+    const radius = query.radius_meters ?? DEFAULT_RADIUS_METERS;
+    const rows = await this.repos.pudo.inBox(carrierId, boundingBox(center, radius));
+    return searchPudoLocations(
+      rows.map((row) => JSON.parse(row.record) as PudoLocationRecord),
+      {
+        lat: center.lat,
+        lng: center.lng,
+        radiusMeters: radius,
+        limit: query.limit ?? 20,
+        services: query.services
+          ? query.services
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : undefined,
+      },
+    );
+  }
+
+  /** One location of a carrier by uuid, or null. */
+  async find(carrierId: string, uuid: string): Promise<PudoLocation | null> {
+    await this.ensureSynced(carrierId);
+    const row = await this.repos.pudo.findByUuid(carrierId, uuid);
+    return row ? { ...(JSON.parse(row.record) as PudoLocationRecord), distance_meters: 0 } : null;
+  }
+
+  /** Copies a carrier's locations into the table the first time they are needed. */
+  ensureSynced(carrierId: string): Promise<void> {
+    let pending = this.synced.get(carrierId);
+    if (!pending) {
+      pending = this.sync(carrierId).catch((error) => {
+        this.synced.delete(carrierId);
+        throw error;
+      });
+      this.synced.set(carrierId, pending);
+    }
+    return pending;
+  }
+
+  private async sync(carrierId: string): Promise<void> {
+    const adapter = this.carriers.get(carrierId);
+    if (!adapter || !hasPudo(adapter)) return;
+    const records = adapter.pudoLocations();
+    this.centroids.set(carrierId, new PostalCentroidIndex(records));
+    if ((await this.repos.pudo.countForCarrier(carrierId)) >= records.length) return;
+    await this.repos.transaction((repos) =>
+      repos.pudo.insertMany(
+        records.map((record) => ({
+          carrier_id: carrierId,
+          pudo_location_uuid: record.pudo_location_uuid,
+          pudo_location_id: record.pudo_location_id,
+          lat: record.lat,
+          lng: record.lng,
+          postal_code: record.address.postal_code ?? null,
+          country_code: record.address.country_code ?? null,
+          record: JSON.stringify(record),
+          updated_at: record.updated_date,
+        })),
+      ),
+    );
+  }
+}

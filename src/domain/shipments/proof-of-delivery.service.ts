@@ -1,0 +1,55 @@
+import type { ProofOfDelivery } from '../../carriers/carrier.js';
+import type { Clock } from '../../clock.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { FileStore } from '../../documents/file-store.js';
+import { signPath, verifySignedUrlQuery } from '../../documents/signed-url.js';
+
+export const POD_URL_LIFETIME_MS = 7 * 24 * 60 * 60_000;
+
+interface StoredProof {
+  key: string;
+  reference: string;
+  content_type: string;
+}
+
+/**
+ * The carrier's proof of delivery, kept by the service (carriers' own links expire) and served through a
+ * signed URL that is valid 7 days and made anew for every response.
+ */
+export class ProofOfDeliveryService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly files: FileStore,
+    private readonly clock: Clock,
+    private readonly urlKey: Uint8Array,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** Fetches and stores the proof when it is new; returns the value for `shipments.pod_file`, or null to keep the current one. */
+  async capture(shipment: ShipmentRow, proof: ProofOfDelivery): Promise<string | null> {
+    const current = shipment.pod_file ? (JSON.parse(shipment.pod_file) as StoredProof) : null;
+    if (current?.reference === proof.reference) return null;
+    const fetched = await proof.fetch({});
+    if (fetched.status !== 'ok') return null;
+    const key = `pod/${shipment.shipment_uuid}`;
+    await this.files.put(key, fetched.content, proof.content_type);
+    return JSON.stringify({ key, reference: proof.reference, content_type: proof.content_type } satisfies StoredProof);
+  }
+
+  url(shipment: ShipmentRow): string | null {
+    if (!shipment.pod_file) return null;
+    const expires = new Date(this.clock.now().getTime() + POD_URL_LIFETIME_MS);
+    return `${this.publicUrl}${signPath(`/files/pod/${shipment.shipment_uuid}/`, this.urlKey, expires)}`;
+  }
+
+  async download(
+    shipmentUuid: string,
+    query: Record<string, unknown>,
+  ): Promise<{ bytes: Uint8Array; contentType: string } | 'invalid' | 'expired' | 'missing'> {
+    const verdict = verifySignedUrlQuery(`/files/pod/${shipmentUuid}/`, query, this.urlKey, this.clock.now());
+    if (verdict !== 'ok') return verdict;
+    const file = await this.files.get(`pod/${shipmentUuid}`);
+    return file ? { bytes: file.bytes, contentType: file.contentType } : 'missing';
+  }
+}

@@ -1,0 +1,62 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../../domain/errors.js';
+import { Booking, BookingCreateBody } from '../../schemas/booking.schemas.js';
+import { bearerSecurity, merchantErrors } from '../../schemas/common.js';
+import { callerOf } from '../auth.js';
+import type { Envelope } from '../errors.js';
+
+type Nested = { [key: string]: Array<{ api_response: string; standard_error_message: string }> | Nested };
+
+/** Booking errors name each message `{api_response, standard_error_message}`, as the interface shows. */
+function asStandardMessages(errors: FieldErrors): Nested {
+  const out: Nested = {};
+  for (const [field, value] of Object.entries(errors)) {
+    out[field] = Array.isArray(value)
+      ? value.map((message) => ({ api_response: '4030', standard_error_message: message }))
+      : asStandardMessages(value);
+  }
+  return out;
+}
+
+/** `{"api_response":"4030","message":"Validation error","data":{"errors":{…},"shipment_id":…,"shipment_uuid":…}}` */
+export function bookingValidationError(request: FastifyRequest, errors: FieldErrors): Envelope {
+  const body = (request.body ?? {}) as { shipment_id?: unknown; shipment_uuid?: unknown };
+  return {
+    api_response: '4030',
+    message: 'Validation error',
+    data: {
+      errors: asStandardMessages(errors),
+      shipment_id: typeof body.shipment_id === 'string' ? body.shipment_id : null,
+      shipment_uuid: typeof body.shipment_uuid === 'string' ? body.shipment_uuid : null,
+    },
+  };
+}
+
+export async function bookingRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v5/booking/',
+    {
+      config: { formatValidationError: bookingValidationError },
+      schema: {
+        tags: ['Booking'],
+        summary: 'Book an open shipment with a carrier and provision its label',
+        description:
+          'HTTP 200 when the label is ready; HTTP 299 when the booking succeeded but the carrier is still generating the label ' +
+          '(download_url and base64_content are null; fetch it later from the document endpoints). Needs the booking feature.',
+        security: bearerSecurity,
+        body: BookingCreateBody,
+        response: {
+          200: Type.Object({ api_response: Type.String(), data: Booking }),
+          299: Type.Object({ api_response: Type.String(), data: Booking }),
+          ...merchantErrors,
+          503: Type.Ref('ErrorEnvelope'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await app.context.bookings.book(callerOf(request), request.body as Static<typeof BookingCreateBody>);
+      return reply.code(result.status).send({ api_response: String(result.status), data: result.data });
+    },
+  );
+}

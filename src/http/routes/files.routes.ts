@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+const refused = (reply: FastifyReply, verdict: 'invalid' | 'expired' | 'missing') =>
+  verdict === 'missing'
+    ? reply.code(404).send({ api_response: '4041', message: 'No file behind this link' })
+    : reply.code(403).send({ api_response: 403, message: verdict === 'expired' ? 'This link has expired' : 'This link is not valid' });
+
+/** Signed downloads: the signature is the authority, so no bearer token is needed. */
+export async function fileRoutes(app: FastifyInstance): Promise<void> {
+  const signedQuery = Type.Object({
+    expires: Type.Optional(Type.String({ maxLength: 20 })),
+    signature: Type.Optional(Type.String({ maxLength: 100 })),
+  });
+
+  app.get(
+    '/files/documents/:document_uuid/',
+    { schema: { hide: true, params: Type.Object({ document_uuid: Type.String({ format: 'uuid' }) }), querystring: signedQuery } },
+    async (request, reply) => {
+      const result = await app.context.documents.download(
+        (request.params as { document_uuid: string }).document_uuid,
+        request.query as Record<string, unknown>,
+      );
+      if (typeof result === 'string') return refused(reply, result);
+      reply.header('content-disposition', `attachment; filename="${result.fileName}"`).header('cache-control', 'private, max-age=300');
+      return reply.type(result.contentType).send(Buffer.from(result.bytes));
+    },
+  );
+
+  app.get(
+    '/files/pod/:shipment_uuid/',
+    { schema: { hide: true, params: Type.Object({ shipment_uuid: Type.String({ format: 'uuid' }) }), querystring: signedQuery } },
+    async (request, reply) => {
+      const result = await app.context.proofOfDelivery.download(
+        (request.params as { shipment_uuid: string }).shipment_uuid,
+        request.query as Record<string, unknown>,
+      );
+      if (typeof result === 'string') return refused(reply, result);
+      reply.header('cache-control', 'private, max-age=300');
+      return reply.type(result.contentType).send(Buffer.from(result.bytes));
+    },
+  );
+}

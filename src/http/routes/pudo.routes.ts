@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { PudoQuery } from '../../domain/pudo/pudo.service.js';
+import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
+import { PudoLocationSchema, PudoQuerySchema } from '../../schemas/pudo.schemas.js';
+import { callerOf } from '../auth.js';
+
+export async function pudoRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/v5/pudo-locations/',
+    {
+      schema: {
+        tags: ['PUDO locations'],
+        summary: 'Pick-up/drop-off locations near a point or a postal code, nearest first',
+        security: bearerSecurity,
+        querystring: PudoQuerySchema,
+        response: { 200: Envelope(Type.Array(PudoLocationSchema)), ...merchantErrors },
+      },
+    },
+    async (request) => ({ api_response: '200', data: await app.context.pudo.search(callerOf(request), request.query as PudoQuery) }),
+  );
+}

@@ -1,0 +1,48 @@
+import type { Clock } from '../clock.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { FileStore } from '../documents/file-store.js';
+import { LABEL_CONTENT_TYPES, type LabelFormat, type LabelInput } from '../documents/label.types.js';
+import type { LabelRenderer } from '../documents/label-renderer.service.js';
+import { LABEL_RENDER_JOB } from '../domain/bookings/bookings.service.js';
+import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
+
+export interface LabelRenderPayload {
+  document_row_id: number;
+  format: LabelFormat;
+  render?: LabelInput;
+}
+
+/**
+ * Finishes a label the carrier delivered late (a booking answered with HTTP 299): renders it, stores the
+ * file, marks the document ready. Running it twice stores the same label twice, harmlessly.
+ */
+export class LabelRenderJob implements JobHandler<LabelRenderPayload> {
+  readonly kind = LABEL_RENDER_JOB;
+  readonly maxAttempts = 8;
+  readonly backoffMs = exponentialBackoff(5_000, 10 * 60_000);
+  /** Called in the document's transaction once it is ready (webhooks announce it). */
+  onReady: ((repos: Repositories, documentRowId: number, now: string) => Promise<unknown>) | null = null;
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly labels: LabelRenderer,
+    private readonly files: FileStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async run({ payload }: JobRun<LabelRenderPayload>): Promise<JobOutcome> {
+    const document = await this.repos.documents.findById(payload.document_row_id);
+    if (!document) return { result: 'done' };
+    if (document.status === 'ready') return { result: 'done' };
+    if (!payload.render) return { result: 'dead', error: 'no label content to render' };
+    const rendered = await this.labels.render(payload.render, payload.format);
+    const key = `documents/${document.document_uuid}.${payload.format}`;
+    await this.files.put(key, rendered.bytes, LABEL_CONTENT_TYPES[payload.format]);
+    const now = this.clock.now().toISOString();
+    await this.repos.transaction(async (repos) => {
+      await repos.documents.update(document.id, { status: 'ready', file_key: key, updated_at: now });
+      await this.onReady?.(repos, document.id, now);
+    });
+    return { result: 'done' };
+  }
+}
