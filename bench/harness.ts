@@ -31,6 +31,12 @@ export interface ScenarioResult {
   ratio: number;
   /** The ratio this scenario should reach. */
   goal: number;
+  /** A goal that is not a ratio (an absolute rate or latency), shown instead of the ratio goal. */
+  goalText?: string;
+  /** Whether `goalText` was met; left out when the scenario only reports. */
+  goalMet?: boolean;
+  /** Further figures of the scenario, one line each, printed under the table. */
+  notes?: string[];
 }
 
 /** One load scenario: it starts what it needs, measures a target against its baseline, and stops everything. */
@@ -48,11 +54,20 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
+/** One request shape for autocannon; `setupRequest` may change it before each send (unique ids, random keys). */
+export interface LoadRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: LoadRequest) => LoadRequest;
+}
 type Autocannon = (options: {
   url: string;
   connections: number;
   duration: number;
   headers?: Record<string, string>;
+  requests?: LoadRequest[];
 }) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
@@ -62,9 +77,12 @@ export async function measure(
   url: string,
   settings: LoadSettings,
   headers: Record<string, string> = {},
+  requests?: LoadRequest[],
 ): Promise<Measurement> {
-  if (settings.warmupSeconds > 0) await autocannon({ url, headers, connections: settings.connections, duration: settings.warmupSeconds });
-  const result = await autocannon({ url, headers, connections: settings.connections, duration: settings.durationSeconds });
+  if (settings.warmupSeconds > 0) {
+    await autocannon({ url, headers, requests, connections: settings.connections, duration: settings.warmupSeconds });
+  }
+  const result = await autocannon({ url, headers, requests, connections: settings.connections, duration: settings.durationSeconds });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${label}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }

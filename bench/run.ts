@@ -5,9 +5,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
+import { shipmentCreate } from './scenarios/shipment-create.js';
+import { shipmentDetails } from './scenarios/shipment-details.js';
+import { trackingClaim, trackingStore } from './scenarios/tracking.js';
 
 /** Every scenario, in the order a full run goes through them. */
-const scenarios: Scenario[] = [carrierConfigs];
+const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim];
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)`;
@@ -49,6 +52,18 @@ function machine() {
   };
 }
 
+function ratioCell(r: ScenarioResult): string {
+  const ratio = r.ratio >= 10 ? `${r.ratio.toFixed(0)}×` : `${(r.ratio * 100).toFixed(1)}%`;
+  if (r.goalText !== undefined && r.goalMet === undefined) return `${ratio} (${r.goalText})`;
+  if (r.goalText !== undefined) return `${ratio} (goal ${r.goalText}${r.goalMet ? ', met' : ', NOT met'})`;
+  return `${ratio} (goal ≥ ${r.goal * 100}%${r.ratio >= r.goal ? ', met' : ', NOT met'})`;
+}
+
+function notes(results: ScenarioResult[]): string {
+  const lines = results.flatMap((r) => (r.notes ?? []).map((note) => `${r.name}: ${note}`));
+  return lines.length > 0 ? `\n${lines.join('\n')}\n` : '';
+}
+
 function table(results: ScenarioResult[]): string {
   const rows = [['scenario', 'target', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'vs baseline']];
   for (const r of results) {
@@ -61,7 +76,7 @@ function table(results: ScenarioResult[]): string {
         String(m.latencyP50Ms),
         String(m.latencyP99Ms),
         m.totalRequests.toLocaleString('en-US'),
-        isTarget ? `${(r.ratio * 100).toFixed(1)}% (goal ≥ ${r.goal * 100}%${r.ratio >= r.goal ? ', met' : ', NOT met'})` : '',
+        isTarget ? ratioCell(r) : '',
       ]);
     }
   }
@@ -103,7 +118,7 @@ async function main(): Promise<void> {
     );
     results.push(await scenario.run(settings));
   }
-  process.stdout.write(`\n${table(results)}\n`);
+  process.stdout.write(`\n${table(results)}\n${notes(results)}`);
 
   const report = {
     date: new Date().toISOString(),
