@@ -91,7 +91,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const files = new FilesystemFileStore(path.join(config.dataDir, 'files'));
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
-  const proofOfDelivery = new ProofOfDeliveryService(repos, files, clock, secrets.urlKey, config.publicUrl);
+  const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
   const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 }, proofOfDelivery);
   const returns = new ReturnsService(repos, shipments, clock);
   tracking.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);

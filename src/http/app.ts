@@ -15,6 +15,7 @@ import { fileRoutes } from './routes/files.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { tokenRoutes } from './routes/token.routes.js';
+import { registerSerialization } from './serialization.js';
 import { registerValidation } from './validation.js';
 
 declare module 'fastify' {
@@ -55,6 +56,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.addSchema(ErrorEnvelope);
   registerErrorHandling(app);
   registerValidation(app);
+  registerSerialization(app, [ErrorEnvelope]);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -62,7 +62,7 @@ export class TrackingPoller implements PeriodicTask {
       const first = rows[0];
       const config = first.carrier_reference ? await this.carrierConfigs.resolve(first.account_id, first.carrier_reference) : undefined;
       const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
-      if (!config || !adapter || !adapter.capabilities.tracking || !first.tracking_number) {
+      if (!config || !adapter?.capabilities.tracking || !first.tracking_number) {
         await Promise.all(rows.map((row) => this.tracking.stop(row)));
         continue;
       }
@@ -106,12 +106,11 @@ export class TrackingPoller implements PeriodicTask {
         tracking_number: row.tracking_number as string,
       }));
     }
-    for (const [index, row] of rows.entries()) {
-      try {
-        await this.tracking.apply(row, results[index], { adapter, maxIntervalMs });
-      } catch (error) {
-        this.log.error({ err: error, shipment_uuid: row.shipment_uuid }, 'applying a tracking result failed');
-      }
+    try {
+      await this.tracking.applyBatch(rows, results, { adapter, maxIntervalMs });
+    } catch (error) {
+      // Left as claimed: the lease runs out and the shipments are polled again.
+      this.log.error({ err: error, carrier: adapter.record.id }, 'applying tracking results failed');
     }
   }
 }

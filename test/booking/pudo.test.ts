@@ -26,7 +26,7 @@ describe('GET /v5/pudo-locations/', () => {
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     for (const location of data) {
       expect(location.distance_meters).toBeLessThanOrEqual(3000);
-      expect(Math.abs(haversineMeters(BERLIN, location) - location.distance_meters)).toBeLessThan(1.5);
+      expect(Math.abs(haversineMeters(BERLIN, location as { lat: number; lng: number }) - location.distance_meters)).toBeLessThan(1.5);
       expect(location.carrier_id).toBe('sandbx');
     }
     expect(Object.keys(data[0]).sort()).toEqual(

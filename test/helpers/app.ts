@@ -27,7 +27,9 @@ export interface TestApp {
   /** Calls the API as an operator. */
   admin(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse>;
   /** Calls the API as this account, renewing its token when the (manual) clock has moved past its hour. */
-  as(account: TestAccount): (method: InjectOptions['method'], url: string, body?: unknown, query?: Record<string, string>) => Promise<LightMyRequestResponse>;
+  as(
+    account: TestAccount,
+  ): (method: InjectOptions['method'], url: string, body?: unknown, query?: Record<string, string>) => Promise<LightMyRequestResponse>;
   /** Calls the API with a bearer token. */
   call(
     token: string,

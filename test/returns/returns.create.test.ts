@@ -1,21 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
-
-export function standardReturn(shipmentId: string, extra: Record<string, unknown> = {}) {
-  return {
-    return_ticket: { return_id: `RMA-${shipmentId}`, comment: 'Too small', refund_method: 'original_payment', return_method: 'drop_off' },
-    shipment: {
-      shipment_id: shipmentId,
-      line_items: [
-        { product_name: 'Shirt', product_id: 'P-1', quantity: 2, product_cost: 20, currency_code: 'EUR', return_reason: 'Too small' },
-        { product_name: 'Socks', product_reference: 'SKU-9', total_price: 5.5, currency_code: 'EUR', return_reason: 'Changed my mind' },
-      ],
-      to_address: { company: 'Acme returns', city: 'Berlin', country_code: 'DE' },
-      from_address: { first_name: 'Grace', city: 'Paris', country: 'France' },
-    },
-    ...extra,
-  };
-}
+import { standardReturn } from './fixtures.js';
 
 describe('POST /v5/return/', () => {
   let t: TestApp;
@@ -38,7 +23,12 @@ describe('POST /v5/return/', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['api_response', 'data']);
-    expect(body.data.shipment).toEqual({ shipment_uuid: expect.any(String), order_uuid: null, documents: [], created_date: expect.any(String) });
+    expect(body.data.shipment).toEqual({
+      shipment_uuid: expect.any(String),
+      order_uuid: null,
+      documents: [],
+      created_date: expect.any(String),
+    });
     expect(body.data.return_ticket).toEqual({
       return_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       return_id: `RMA-${id}`,
@@ -80,12 +70,28 @@ describe('POST /v5/return/', () => {
   it.each([
     ['no return_ticket without the preprinted setting', (b: any) => ({ shipment: b.shipment }), ['return_ticket']],
     ['no line items', (b: any) => ({ ...b, shipment: { ...b.shipment, line_items: [] } }), ['shipment', 'line_items']],
-    ['tracking_number in the standard flow', (b: any) => ({ ...b, shipment: { ...b.shipment, tracking_number: 'WB2' } }), ['shipment', 'tracking_number']],
-    ['carrier_reference in the standard flow', (b: any) => ({ ...b, shipment: { ...b.shipment, carrier_reference: 'sb' } }), ['shipment', 'carrier_reference']],
+    [
+      'tracking_number in the standard flow',
+      (b: any) => ({ ...b, shipment: { ...b.shipment, tracking_number: 'WB2' } }),
+      ['shipment', 'tracking_number'],
+    ],
+    [
+      'carrier_reference in the standard flow',
+      (b: any) => ({ ...b, shipment: { ...b.shipment, carrier_reference: 'sb' } }),
+      ['shipment', 'carrier_reference'],
+    ],
     ['an unknown refund_method', (b: any) => ({ ...b, return_ticket: { refund_method: 'cash' } }), ['return_ticket', 'refund_method']],
     ['an unknown return_method', (b: any) => ({ ...b, return_ticket: { return_method: 'pigeon' } }), ['return_ticket', 'return_method']],
-    ['a bad line item', (b: any) => ({ ...b, shipment: { ...b.shipment, line_items: [{ quantity: 0 }] } }), ['shipment', 'line_items', '0', 'quantity']],
-    ['a bad address', (b: any) => ({ ...b, shipment: { ...b.shipment, from_address: { country_code: 'QQ' } } }), ['shipment', 'from_address', 'country_code']],
+    [
+      'a bad line item',
+      (b: any) => ({ ...b, shipment: { ...b.shipment, line_items: [{ quantity: 0 }] } }),
+      ['shipment', 'line_items', '0', 'quantity'],
+    ],
+    [
+      'a bad address',
+      (b: any) => ({ ...b, shipment: { ...b.shipment, from_address: { country_code: 'QQ' } } }),
+      ['shipment', 'from_address', 'country_code'],
+    ],
     ['no shipment_id', (b: any) => ({ ...b, shipment: { ...b.shipment, shipment_id: undefined } }), ['shipment', 'shipment_id']],
     ['an unknown field', (b: any) => ({ ...b, colour: 1 }), ['colour']],
   ])('refuses %s and stores nothing', async (_name, change, path) => {
@@ -140,7 +146,9 @@ describe('preprinted-label flow', () => {
 
   it('is refused without the account setting', async () => {
     const acct = await t.account({ features: ['returns'] });
-    const res = await t.call(acct.token, 'POST', '/v5/return/', { shipment: { shipment_id: 'PP-0', tracking_number: 'WB2000009', carrier_reference: 'sb' } });
+    const res = await t.call(acct.token, 'POST', '/v5/return/', {
+      shipment: { shipment_id: 'PP-0', tracking_number: 'WB2000009', carrier_reference: 'sb' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.return_ticket).toBeDefined();
   });
@@ -153,7 +161,9 @@ describe('preprinted-label flow', () => {
     const halfway = await t.call(acct.token, 'POST', '/v5/return/', { shipment: { shipment_id: 'PP-1', tracking_number: 'WB2000010' } });
     expect(halfway.json().errors.shipment.carrier_reference).toBeDefined();
 
-    const res = await t.call(acct.token, 'POST', '/v5/return/', { shipment: { shipment_id: 'PP-1', tracking_number: 'WB2000010', carrier_reference: 'sb' } });
+    const res = await t.call(acct.token, 'POST', '/v5/return/', {
+      shipment: { shipment_id: 'PP-1', tracking_number: 'WB2000010', carrier_reference: 'sb' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.return_ticket.return_status).toBe('pending');
     await t.context.worker.runOnce();
@@ -170,7 +180,9 @@ describe('preprinted-label flow', () => {
 
   it('a delivered return shipment completes the return', async () => {
     const acct = await t.account({ features: ['returns', 'preprinted_return_labels'], carriers: [{ carrier_reference: 'sb' }] });
-    await t.call(acct.token, 'POST', '/v5/return/', { shipment: { shipment_id: 'PP-3', tracking_number: 'WB4000010', carrier_reference: 'sb' } });
+    await t.call(acct.token, 'POST', '/v5/return/', {
+      shipment: { shipment_id: 'PP-3', tracking_number: 'WB4000010', carrier_reference: 'sb' },
+    });
     await t.context.worker.runOnce();
     const details = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'PP-3' })).json().data;
     expect(details.returns.return_status).toBe('completed');

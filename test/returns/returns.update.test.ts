@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
-import { standardReturn } from './returns.create.test.js';
+import { standardReturn } from './fixtures.js';
 
 describe('POST /v5/return/update/', () => {
   let t: TestApp;
@@ -20,7 +20,11 @@ describe('POST /v5/return/update/', () => {
 
   async function moveTo(ticket: { return_uuid: string }, path: string[]): Promise<void> {
     for (const status of path) {
-      const res = await update({ return_uuid: ticket.return_uuid, return_status: status, ...(status === 'rejected' ? { reject_reason: 'Worn' } : {}) });
+      const res = await update({
+        return_uuid: ticket.return_uuid,
+        return_status: status,
+        ...(status === 'rejected' ? { reject_reason: 'Worn' } : {}),
+      });
       expect(res.statusCode, `${status}: ${res.body}`).toBe(200);
     }
   }
@@ -67,10 +71,23 @@ describe('POST /v5/return/update/', () => {
 
   it('takes a given refund and cost as given, and calculates them when cleared', async () => {
     const ticket = await newReturn();
-    const given = (await update({ return_id: ticket.return_id, total_refund_amount: '30', cost_of_return: 4.5, additional_cost: '1.2' })).json().data;
-    expect(given).toMatchObject({ total_refund_amount: '30.00', refund_is_calculated: false, cost_of_return: '4.50', cost_is_calculated: false, additional_cost: '1.20' });
+    const given = (
+      await update({ return_id: ticket.return_id, total_refund_amount: '30', cost_of_return: 4.5, additional_cost: '1.2' })
+    ).json().data;
+    expect(given).toMatchObject({
+      total_refund_amount: '30.00',
+      refund_is_calculated: false,
+      cost_of_return: '4.50',
+      cost_is_calculated: false,
+      additional_cost: '1.20',
+    });
     const cleared = (await update({ return_id: ticket.return_id, total_refund_amount: null, cost_of_return: null })).json().data;
-    expect(cleared).toMatchObject({ total_refund_amount: '45.50', refund_is_calculated: true, cost_of_return: null, cost_is_calculated: true });
+    expect(cleared).toMatchObject({
+      total_refund_amount: '45.50',
+      refund_is_calculated: true,
+      cost_of_return: null,
+      cost_is_calculated: true,
+    });
   });
 
   it('updates notes, approver, methods and proofs, and shows them in shipment details v5.2', async () => {

@@ -17,7 +17,11 @@ describe('tracking through the sandbox carrier', () => {
 
   async function track(trackingNumber: string, carrierReference = 'sb'): Promise<string> {
     const shipmentId = `trk-${++n}`;
-    const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: carrierReference });
+    const res = await api('POST', '/v5/shipment/', {
+      shipment_id: shipmentId,
+      tracking_number: trackingNumber,
+      carrier_reference: carrierReference,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return shipmentId;
   }
@@ -53,7 +57,11 @@ describe('tracking through the sandbox carrier', () => {
   it('keeps all_events newest first by instant and keeps each time as the carrier gave it', async () => {
     const id = await track('WB4000777');
     await poll();
-    const events = (await details(id)).all_events as Array<{ time: string; timezone: string | null; location: Record<string, unknown> | null }>;
+    const events = (await details(id)).all_events as Array<{
+      time: string;
+      timezone: string | null;
+      location: Record<string, unknown> | null;
+    }>;
     const withDateOnly = events.filter((e) => /^\d{4}-\d{2}-\d{2}$/.test(e.time));
     expect(withDateOnly.length).toBeGreaterThan(0);
     const v52Location = events.find((e) => e.location !== null)?.location;

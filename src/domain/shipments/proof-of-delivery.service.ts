@@ -1,6 +1,5 @@
 import type { ProofOfDelivery } from '../../carriers/carrier.js';
 import type { Clock } from '../../clock.js';
-import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { FileStore } from '../../documents/file-store.js';
 import { signPath, verifySignedUrlQuery } from '../../documents/signed-url.js';
@@ -19,7 +18,6 @@ interface StoredProof {
  */
 export class ProofOfDeliveryService {
   constructor(
-    private readonly repos: Repositories,
     private readonly files: FileStore,
     private readonly clock: Clock,
     private readonly urlKey: Uint8Array,

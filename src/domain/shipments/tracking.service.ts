@@ -69,6 +69,50 @@ export class TrackingService {
     private readonly proofs: ProofOfDeliveryService | null = null,
   ) {}
 
+  /**
+   * Applies a batch of answers in one transaction (one commit for the batch, not one per shipment). If the
+   * batch fails, each shipment is applied on its own, so one bad answer does not hold the others back.
+   */
+  async applyBatch(claimed: ShipmentRow[], results: TrackResult[], context: ApplyContext): Promise<void> {
+    const podFiles = await Promise.all(claimed.map((row, i) => this.capturePod(row, results[i])));
+    const nowText = this.clock.now().toISOString();
+    try {
+      await this.repos.transaction(async (repos) => {
+        for (const [i, row] of claimed.entries()) await this.applyLocked(repos, row, results[i], context, podFiles[i], nowText);
+      });
+    } catch {
+      let firstError: unknown = null;
+      for (const [i, row] of claimed.entries()) {
+        await this.apply(row, results[i], context).catch((error) => {
+          firstError ??= error;
+        });
+      }
+      if (firstError) throw firstError;
+    }
+  }
+
+  private async capturePod(claimed: ShipmentRow, result: TrackResult): Promise<string | null> {
+    return result.status === 'ok' && result.proof_of_delivery && this.proofs
+      ? this.proofs.capture(claimed, result.proof_of_delivery)
+      : null;
+  }
+
+  private async applyLocked(
+    repos: Repositories,
+    claimed: ShipmentRow,
+    result: TrackResult,
+    context: ApplyContext,
+    podFile: string | null,
+    nowText: string,
+  ): Promise<ShipmentRow> {
+    const before = await repos.shipments.lock(claimed.id);
+    if (podFile && before) await repos.shipments.update(before.id, { pod_file: podFile });
+    const after = await this.applyIn(repos, before ?? claimed, claimed, result, context);
+    if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
+      await this.onStateChange(repos, after, nowText);
+    return after;
+  }
+
   async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
     const nowText = this.clock.now().toISOString();
     // The proof is fetched before the transaction: no carrier call runs while rows are locked.

@@ -43,13 +43,22 @@ const DAY_MS = 86_400_000;
 /** True when `name` is an IANA timezone this runtime knows (e.g. `Europe/Berlin`, `UTC`). */
 export function isValidTimeZone(name: string): boolean {
   if (typeof name !== 'string' || name.trim() === '') return false;
+  const known = timeZoneValidity.get(name);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  // Creating a formatter is costly; names repeat endlessly, so the answer is kept (bounded, as names come from input).
+  if (timeZoneValidity.size > 10_000) timeZoneValidity.clear();
+  timeZoneValidity.set(name, valid);
+  return valid;
 }
+
+const timeZoneValidity = new Map<string, boolean>();
 
 /**
  * Parses an event time of any known precision.
