@@ -19,6 +19,7 @@ export interface Config {
   bodyLimitBytes: number;
   credentialCacheSeconds: number;
   trackingWindowDays: number;
+  allowPrivateWebhooks: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -77,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'WAYBILL_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     credentialCacheSeconds: integer(env, 'WAYBILL_CREDENTIAL_CACHE_SECONDS', 5, 0, 3600),
     trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
+    allowPrivateWebhooks: flag(env, 'WAYBILL_ALLOW_PRIVATE_WEBHOOKS'),
   };
 }

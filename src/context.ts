@@ -10,6 +10,7 @@ import { AccountsRepository } from './db/repositories/accounts.repository.js';
 import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repository.js';
 import { CredentialsRepository } from './db/repositories/credentials.repository.js';
 import { Repositories } from './db/repositories/index.js';
+import type { ShipmentRow } from './db/repositories/shipments.repository.js';
 import { type FileStore, FilesystemFileStore } from './documents/file-store.js';
 import { type LabelRenderer, PooledLabelRenderer } from './documents/label-renderer.service.js';
 import { AccountsService } from './domain/accounts.service.js';
@@ -24,8 +25,12 @@ import { ProofOfDeliveryService } from './domain/shipments/proof-of-delivery.ser
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { TrackingService } from './domain/shipments/tracking.service.js';
+import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
+import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
+import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
+import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
 import { Worker } from './jobs/worker.js';
 import { loadAdminToken, Secrets } from './secrets.js';
 
@@ -54,6 +59,7 @@ export interface AppContext {
   pudo: PudoService;
   bookings: BookingsService;
   labelJob: LabelRenderJob;
+  webhookEndpoints: WebhookEndpointsService;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -94,8 +100,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
   const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 }, proofOfDelivery);
   const returns = new ReturnsService(repos, shipments, clock);
-  tracking.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
-  manualEvents.onStateChange = (trx, shipment, now) => returns.followTracking(trx, shipment, now);
+  const outbox = new WebhookOutbox(clock);
+  shipments.events = outbox;
+  returns.events = outbox;
+  // A tracking change moves a return's ticket and is announced; delivery is announced on its own too.
+  const followTracking = async (trx: Repositories, shipment: ShipmentRow, now: string) => {
+    await returns.followTracking(trx, shipment, now);
+    await outbox.emit(trx, { accountId: shipment.account_id, type: 'shipment.updated', shipmentRowId: shipment.id });
+    if (shipment.status === 'delivered')
+      await outbox.emit(trx, { accountId: shipment.account_id, type: 'shipment.delivered', shipmentRowId: shipment.id });
+  };
+  tracking.onStateChange = followTracking;
+  manualEvents.onStateChange = followTracking;
   shipmentReader.extras = {
     documents: (rows) => documents.refsFor(rows),
     returns: (row) => returns.returnsInfo(row),
@@ -104,9 +120,25 @@ export async function createContext(config: Config, options: ContextOptions = {}
   };
   const pudo = new PudoService(repos, carriers, carrierConfigs);
   const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, documents, labels, files, clock, log);
+  bookings.events = outbox;
   const labelJob = new LabelRenderJob(repos, labels, files, clock);
+  labelJob.onReady = async (trx, document) =>
+    outbox.emit(trx, {
+      accountId: document.account_id,
+      type: 'document.ready',
+      shipmentRowId: document.shipment_row_id,
+      refs: { document_row_id: document.id },
+    });
+  const webhookEndpoints = new WebhookEndpointsService(repos, secrets, clock, config.allowPrivateWebhooks);
+  const webhookJob = new WebhookDeliveryJob(
+    repos,
+    webhookEndpoints,
+    new WebhookPayloads(repos, shipmentReader, documents, pudo),
+    clock,
+    config.allowPrivateWebhooks,
+  );
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
-  const worker = new Worker(repos, clock, log, [labelJob], [poller]);
+  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller]);
   return {
     config,
     clock,
@@ -131,10 +163,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     pudo,
     bookings,
     labelJob,
+    webhookEndpoints,
     worker,
     log,
     close: async () => {
       await worker.stop();
+      await webhookJob.close();
       await labels.close();
       await database.close();
     },

@@ -4,6 +4,7 @@ import * as shipments from './migrations/0002_shipments.js';
 import * as jobsAndTracking from './migrations/0003_jobs_and_tracking.js';
 import * as returns from './migrations/0004_returns.js';
 import * as bookings from './migrations/0005_bookings_documents_pudo.js';
+import * as webhooks from './migrations/0006_webhooks.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_jobs_and_tracking': jobsAndTracking,
   '0004_returns': returns,
   '0005_bookings_documents_pudo': bookings,
+  '0006_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

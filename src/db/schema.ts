@@ -77,6 +77,8 @@ export interface ShipmentsTable {
   pod_file: string | null;
   /** The CollectionPoint record (JSON) of a booking routed to a pick-up/drop-off location. */
   collection_point: string | null;
+  /** The last webhook sequence number given to an event of this shipment. */
+  webhook_sequence: Generated<number>;
 }
 
 export interface JobsTable {
@@ -205,6 +207,63 @@ export interface PudoLocationsTable {
   updated_at: string;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  account_id: number;
+  webhook_uuid: string;
+  url: string;
+  format: 'v5' | 'v5.2';
+  /** JSON list of event types; null = every type. */
+  events: string | null;
+  enabled: number;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: string | null;
+  disabled_reason: string | null;
+  /** Since when every delivery to it has failed; null while it answers. */
+  failing_since: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  event_id: string;
+  type: string;
+  shipment_row_id: number | null;
+  sequence: number;
+  /** JSON ids of the related records (return, booking, document). */
+  refs: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  endpoint_id: number;
+  event_row_id: number;
+  /** pending, delivered, failed, cancelled */
+  status: string;
+  /** The body, fixed at the first attempt so every retry sends the same. */
+  body: string | null;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  endpoint_id: number;
+  attempted_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -219,4 +278,8 @@ export interface Database {
   bookings: BookingsTable;
   documents: DocumentsTable;
   pudo_locations: PudoLocationsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

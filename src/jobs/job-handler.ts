@@ -9,7 +9,12 @@ export interface JobRun<P> {
 }
 
 /** The outcome of one run: done, or try again (at a time the handler may choose), or give up. */
-export type JobOutcome = { result: 'done' } | { result: 'retry'; error: string; delayMs?: number } | { result: 'dead'; error: string };
+export type JobOutcome =
+  | { result: 'done' }
+  | { result: 'retry'; error: string; delayMs?: number }
+  | { result: 'dead'; error: string }
+  /** Not now, and it does not count as an attempt (e.g. the target is busy). */
+  | { result: 'defer'; delayMs: number };
 
 /** One kind of background work, by name. */
 export interface JobHandler<P = unknown> {

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { DocumentRow } from '../db/repositories/documents.repository.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { FileStore } from '../documents/file-store.js';
 import { LABEL_CONTENT_TYPES, type LabelFormat, type LabelInput } from '../documents/label.types.js';
@@ -21,7 +22,7 @@ export class LabelRenderJob implements JobHandler<LabelRenderPayload> {
   readonly maxAttempts = 8;
   readonly backoffMs = exponentialBackoff(5_000, 10 * 60_000);
   /** Called in the document's transaction once it is ready (webhooks announce it). */
-  onReady: ((repos: Repositories, documentRowId: number, now: string) => Promise<unknown>) | null = null;
+  onReady: ((repos: Repositories, document: DocumentRow, now: string) => Promise<unknown>) | null = null;
 
   constructor(
     private readonly repos: Repositories,
@@ -40,8 +41,8 @@ export class LabelRenderJob implements JobHandler<LabelRenderPayload> {
     await this.files.put(key, rendered.bytes, LABEL_CONTENT_TYPES[payload.format]);
     const now = this.clock.now().toISOString();
     await this.repos.transaction(async (repos) => {
-      await repos.documents.update(document.id, { status: 'ready', file_key: key, updated_at: now });
-      await this.onReady?.(repos, document.id, now);
+      const ready = await repos.documents.update(document.id, { status: 'ready', file_key: key, updated_at: now });
+      await this.onReady?.(repos, ready, now);
     });
     return { result: 'done' };
   }

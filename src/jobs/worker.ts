@@ -15,24 +15,25 @@ export interface PeriodicTask {
 export interface WorkerOptions {
   /** How long a claimed job is ours before another worker may take it over. */
   leaseMs?: number;
-  batchSize?: number;
+  /** Jobs running at once in this process. */
   concurrency?: number;
   idleDelayMs?: number;
 }
 
 /**
  * Runs jobs from the database: claims due jobs under a lease, runs their handlers, records the outcome.
- * Several workers (threads of one process or other processes) share the table without running one job twice
- * at once; a job whose worker died is taken over when its lease ends.
+ * Several workers (in one process or in many) share the table without running one job twice at once; a
+ * job whose worker died is taken over when its lease ends. Jobs run side by side up to `concurrency`, and
+ * a slow job never holds up the claiming of others.
  */
 export class Worker {
   readonly id = `worker-${randomUUID().slice(0, 8)}`;
   private readonly handlers = new Map<string, JobHandler<any>>();
+  private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private readonly leaseMs: number;
-  private readonly batchSize: number;
   private readonly concurrency: number;
   private readonly idleDelayMs: number;
 
@@ -49,8 +50,7 @@ export class Worker {
       this.handlers.set(handler.kind, handler);
     }
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.batchSize = options.batchSize ?? 50;
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? 16;
     this.idleDelayMs = options.idleDelayMs ?? 250;
   }
 
@@ -60,27 +60,11 @@ export class Worker {
     if (missing.length > 0) throw new Error(`no handler for job kinds: ${missing.join(', ')}`);
   }
 
-  /** One round: periodic tasks, then every due job. Returns how much work was done. */
+  /** One round, waited for to the end: periodic tasks, then every due job. Returns how much was done. */
   async runOnce(): Promise<number> {
-    let done = 0;
-    for (const task of this.tasks) {
-      try {
-        done += await task.runOnce();
-      } catch (error) {
-        this.log.error({ err: error, task: task.name }, 'periodic task failed');
-      }
-    }
-    const now = this.clock.now();
-    const jobs = await this.repos.jobs.claim(
-      this.id,
-      now.toISOString(),
-      new Date(now.getTime() + this.leaseMs).toISOString(),
-      this.batchSize,
-      [...this.handlers.keys()],
-    );
-    for (let i = 0; i < jobs.length; i += this.concurrency) {
-      await Promise.all(jobs.slice(i, i + this.concurrency).map((job) => this.execute(job)));
-    }
+    const done = await this.runTasks();
+    const jobs = await this.claim(this.concurrency);
+    await Promise.all(jobs.map((job) => this.execute(job)));
     return done + jobs.length;
   }
 
@@ -92,26 +76,7 @@ export class Worker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        let worked = 0;
-        try {
-          worked = await this.runOnce();
-        } catch (error) {
-          this.log.error({ err: error }, 'worker round failed');
-        }
-        if (worked === 0 && this.running) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, this.idleDelayMs);
-            this.wake = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          this.wake = null;
-        }
-      }
-    })();
+    this.loop = this.run();
   }
 
   /** Asks the loop to look for work now (after a write that enqueued some). */
@@ -119,16 +84,73 @@ export class Worker {
     this.wake?.();
   }
 
+  /** Stops claiming, and waits for the jobs in flight to finish. */
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
     this.loop = null;
+    await Promise.all(this.inFlight);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = 0;
+      try {
+        worked += await this.runTasks();
+        const free = this.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const jobs = await this.claim(free);
+          for (const job of jobs) {
+            const running = this.execute(job).finally(() => {
+              this.inFlight.delete(running);
+              this.wake?.();
+            });
+            this.inFlight.add(running);
+          }
+          worked += jobs.length;
+        }
+      } catch (error) {
+        this.log.error({ err: error }, 'worker round failed');
+      }
+      if (worked === 0 && this.running) await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.idleDelayMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private async runTasks(): Promise<number> {
+    let done = 0;
+    for (const task of this.tasks) {
+      try {
+        done += await task.runOnce();
+      } catch (error) {
+        this.log.error({ err: error, task: task.name }, 'periodic task failed');
+      }
+    }
+    return done;
+  }
+
+  private claim(limit: number): Promise<JobRow[]> {
+    const now = this.clock.now();
+    return this.repos.jobs.claim(this.id, now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), limit, [
+      ...this.handlers.keys(),
+    ]);
   }
 
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.kind);
     const now = () => this.clock.now().toISOString();
+    const later = (ms: number) => new Date(this.clock.now().getTime() + ms).toISOString();
     let outcome: JobOutcome;
     try {
       outcome = handler
@@ -138,12 +160,18 @@ export class Worker {
       this.log.error({ err: error, job_id: job.id, kind: job.kind }, 'job failed');
       outcome = { result: 'retry', error: error instanceof Error ? error.message : String(error) };
     }
-    if (outcome.result === 'done') return this.repos.jobs.complete(job.id, this.id, now());
-    if (outcome.result === 'dead' || job.attempts >= job.max_attempts) {
-      this.log.warn({ job_id: job.id, kind: job.kind, error: outcome.error }, 'job given up');
-      return this.repos.jobs.bury(job.id, this.id, outcome.error, now());
+    try {
+      if (outcome.result === 'done') return await this.repos.jobs.complete(job.id, this.id, now());
+      if (outcome.result === 'defer') return await this.repos.jobs.defer(job.id, this.id, later(outcome.delayMs), now());
+      if (outcome.result === 'dead' || job.attempts >= job.max_attempts) {
+        this.log.warn({ job_id: job.id, kind: job.kind, error: outcome.error }, 'job given up');
+        return await this.repos.jobs.bury(job.id, this.id, outcome.error, now());
+      }
+      const delay = outcome.delayMs ?? handler?.backoffMs(job.attempts) ?? 60_000;
+      await this.repos.jobs.retry(job.id, this.id, later(delay), outcome.error, now());
+    } catch (error) {
+      // The lease runs out and another round takes the job again.
+      this.log.error({ err: error, job_id: job.id }, 'recording a job outcome failed');
     }
-    const delay = outcome.delayMs ?? handler?.backoffMs(job.attempts) ?? 60_000;
-    return this.repos.jobs.retry(job.id, this.id, new Date(this.clock.now().getTime() + delay).toISOString(), outcome.error, now());
   }
 }

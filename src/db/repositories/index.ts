@@ -13,6 +13,7 @@ import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
+import { WebhooksRepository } from './webhooks.repository.js';
 
 /** Every repository bound to one executor: the database, or one transaction. */
 export class Repositories {
@@ -28,6 +29,7 @@ export class Repositories {
   readonly bookings: BookingsRepository;
   readonly documents: DocumentsRepository;
   readonly pudo: PudoLocationsRepository;
+  readonly webhooks: WebhooksRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -45,6 +47,7 @@ export class Repositories {
     this.bookings = new BookingsRepository(db);
     this.documents = new DocumentsRepository(db);
     this.pudo = new PudoLocationsRepository(db);
+    this.webhooks = new WebhooksRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

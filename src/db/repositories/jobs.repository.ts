@@ -58,6 +58,16 @@ export class JobsRepository {
       .execute();
   }
 
+  /** Puts the job back without counting the run as an attempt. */
+  async defer(id: number, workerId: string, runAt: string, now: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: 'queued', run_at: runAt, locked_by: null, locked_until: null, attempts: sql`attempts - 1`, updated_at: now })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
   async bury(id: number, workerId: string, error: string, now: string): Promise<void> {
     await this.db
       .updateTable('jobs')

@@ -20,6 +20,7 @@ import type { PudoLocation } from '../pudo/pudo-location.js';
 import { RETURN_STATUS } from '../returns/return-status.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
+import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import { bookingView } from './booking.presenter.js';
 import { bookRequestFor } from './booking-request.js';
 
@@ -46,6 +47,9 @@ const STALE_BOOKING_MS = 5 * 60_000;
  * so nothing half-booked remains.
  */
 export class BookingsService {
+  /** Where bookings (and the return tickets they move) are announced (webhooks). */
+  events: EventSink = silentSink;
+
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
@@ -142,8 +146,20 @@ export class BookingsService {
             details: JSON.stringify(details),
             updated_at: now,
           });
+          await this.events.emit(repos, {
+            accountId,
+            type: 'return.updated',
+            shipmentRowId: shipment.id,
+            refs: { return_row_id: ticket.id },
+          });
         }
       }
+      await this.events.emit(repos, {
+        accountId,
+        type: 'booking.created',
+        shipmentRowId: shipment.id,
+        refs: { booking_row_id: booked.id },
+      });
       return booked;
     });
   }

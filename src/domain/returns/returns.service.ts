@@ -9,6 +9,7 @@ import type { Caller } from '../auth.service.js';
 import { FeatureNotEnabledError, FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { canonicalJson, onceWithin, type StoredResponse, sha256 } from '../replays.js';
 import type { ShipmentsService } from '../shipments/shipments.service.js';
+import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import { orderItemWarnings } from './order-match.js';
 import { amountText, calculatedRefund } from './refund.js';
 import { createdTicketView, detailsOf, fullTicketView, type ReturnDetails, returnsInfoView } from './return.presenter.js';
@@ -21,6 +22,9 @@ export const RETURN_DEDUPLICATION_MS = 30 * 60_000;
 
 /** Return tickets and their return shipments. */
 export class ReturnsService {
+  /** Where created and changed returns are announced (webhooks). */
+  events: EventSink = silentSink;
+
   constructor(
     private readonly repos: Repositories,
     private readonly shipments: ShipmentsService,
@@ -107,6 +111,12 @@ export class ReturnsService {
       created_at: now,
       updated_at: now,
     });
+    await this.events.emit(repos, {
+      accountId: caller.accountId,
+      type: 'return.created',
+      shipmentRowId: created.shipment.id,
+      refs: { return_row_id: row.id, return_ticket: fullTicketView(row, created.shipment.shipment_uuid) },
+    });
     const warnings = await orderItemWarnings(repos, caller.accountId, orderId ?? null, order ?? null, items);
     const data = {
       shipment: {
@@ -174,6 +184,12 @@ export class ReturnsService {
         details: JSON.stringify(merged),
         updated_at: this.clock.now().toISOString(),
       });
+      await this.events.emit(repos, {
+        accountId: caller.accountId,
+        type: 'return.updated',
+        shipmentRowId: row.shipment_row_id,
+        refs: { return_row_id: row.id, return_ticket: fullTicketView(updated, shipment?.shipment_uuid ?? '') },
+      });
       return fullTicketView(updated, shipment?.shipment_uuid ?? '');
     });
   }
@@ -191,7 +207,15 @@ export class ReturnsService {
     const row = await repos.returns.findByShipment(shipment.id);
     if (!row) return null;
     const next = statusFromTracking(row.status as ReturnStatus, shipment.status, shipment.phase_key);
-    return next ? repos.returns.update(row.id, { status: next, updated_at: now }) : null;
+    if (!next) return null;
+    const updated = await repos.returns.update(row.id, { status: next, updated_at: now });
+    await this.events.emit(repos, {
+      accountId: row.account_id,
+      type: 'return.updated',
+      shipmentRowId: shipment.id,
+      refs: { return_row_id: row.id, return_ticket: fullTicketView(updated, shipment.shipment_uuid) },
+    });
+    return updated;
   }
 }
 

@@ -8,6 +8,7 @@ import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
+import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 import type { ShipmentReader } from './shipment.reader.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
@@ -62,6 +63,9 @@ export interface CreateOptions {
 
 /** Creating and changing shipments: the rules of the Shipment record. */
 export class ShipmentsService {
+  /** Where created and changed shipments are announced (webhooks). */
+  events: EventSink = silentSink;
+
   constructor(
     private readonly repos: Repositories,
     private readonly reader: ShipmentReader,
@@ -119,6 +123,7 @@ export class ShipmentsService {
         last_tracking_update_at: tracked ? now : null,
       });
       await repos.shipments.replaceTags(caller.accountId, shipment.id, normalized.tags ?? []);
+      await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.created', shipmentRowId: shipment.id });
       return { shipment, order };
     } catch (error) {
       if (isUniqueViolation(error))
@@ -168,6 +173,7 @@ export class ShipmentsService {
           : {}),
       });
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
+      await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       return row;
     });
     return this.reader.present(caller, updated, version);

@@ -13,6 +13,7 @@ import {
 } from '../../schemas/admin.schemas.js';
 import { adminSecurity } from '../../schemas/common.js';
 import { requireAdmin } from '../auth.js';
+import { webhookManagementRoutes } from './webhook-management.js';
 
 const errors = { 400: Type.Ref('ErrorEnvelope'), 401: Type.Ref('ErrorEnvelope'), 404: Type.Ref('ErrorEnvelope') };
 const tags = ['Admin'];
@@ -125,4 +126,15 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(204).send();
     },
   );
+
+  webhookManagementRoutes(app, {
+    base: '/accounts/:account_uuid/webhooks/',
+    params: AccountUuidParams,
+    accountOf: async (request) => (await accounts.require((request.params as { account_uuid: string }).account_uuid)).id,
+    wrap: (schema) => schema,
+    envelope: (data) => data,
+    schema,
+    errors,
+    service: app.context.webhookEndpoints,
+  });
 }

@@ -9,6 +9,7 @@ import { eventRoutes } from './events.routes.js';
 import { pudoRoutes } from './pudo.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
+import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every endpoint of the merchant interface: bearer token, then the per-account rate limit. */
 export async function merchantRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
@@ -26,4 +27,5 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
   await app.register(bookingRoutes);
   await app.register(documentRoutes);
   await app.register(pudoRoutes);
+  await app.register(webhookRoutes);
 }

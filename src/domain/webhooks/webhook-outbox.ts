@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { WebhookEndpointRow } from '../../db/repositories/webhooks.repository.js';
+import { enqueue } from '../../jobs/job-handler.js';
+import type { DomainEvent } from './webhook-types.js';
+
+export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
+/** First try, then retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
+export const WEBHOOK_MAX_ATTEMPTS = 8;
+
+/** Where services announce what happened; the default announces to nobody. */
+export interface EventSink {
+  emit(repos: Repositories, event: DomainEvent): Promise<void>;
+}
+
+export const silentSink: EventSink = { emit: async () => undefined };
+
+export function subscribes(endpoint: WebhookEndpointRow, type: string): boolean {
+  if (endpoint.enabled !== 1) return false;
+  if (endpoint.events === null) return true;
+  return (JSON.parse(endpoint.events) as string[]).includes(type);
+}
+
+/**
+ * The transactional outbox: an event and one delivery job per subscribed endpoint are written in the
+ * transaction of the change, so nothing is announced that did not happen and nothing that happened goes
+ * unannounced, even when the process dies right after the commit.
+ */
+export class WebhookOutbox implements EventSink {
+  constructor(private readonly clock: Clock) {}
+
+  async emit(repos: Repositories, event: DomainEvent): Promise<void> {
+    const endpoints = (await repos.webhooks.listEndpoints(event.accountId)).filter((endpoint) => subscribes(endpoint, event.type));
+    if (endpoints.length === 0) return;
+    const now = this.clock.now().toISOString();
+    const sequence = await repos.webhooks.nextSequence(event.shipmentRowId);
+    const row = await repos.webhooks.insertEvent({
+      account_id: event.accountId,
+      event_id: `msg_${randomUUID().replace(/-/g, '')}`,
+      type: event.type,
+      shipment_row_id: event.shipmentRowId,
+      sequence,
+      refs: JSON.stringify(event.refs ?? {}),
+      created_at: now,
+    });
+    for (const endpoint of endpoints) {
+      const delivery = await repos.webhooks.insertDelivery({
+        account_id: event.accountId,
+        endpoint_id: endpoint.id,
+        event_row_id: row.id,
+        status: 'pending',
+        body: null,
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      await enqueue(repos, now, {
+        kind: WEBHOOK_DELIVERY_JOB,
+        accountId: event.accountId,
+        payload: { delivery_id: delivery.id },
+        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
+      });
+    }
+  }
+}

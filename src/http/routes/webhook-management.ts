@@ -1,0 +1,71 @@
+import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebhookEndpointsService } from '../../domain/webhooks/webhook-endpoints.service.js';
+import {
+  DeliveryAttempt,
+  WebhookCreateBody,
+  WebhookEndpoint,
+  WebhookUpdateBody,
+  WebhookUuidParams,
+  WebhookWithSecret,
+} from '../../schemas/webhooks.schemas.js';
+
+/**
+ * The webhook endpoints of one account, mounted twice: for operators under the admin API (plain JSON) and
+ * for merchants under /v5/webhooks/ (the envelope). `accountOf` says whose endpoints a request manages;
+ * `wrap` shapes the answer.
+ */
+export function webhookManagementRoutes(
+  app: FastifyInstance,
+  options: {
+    base: string;
+    params: TObject;
+    accountOf: (request: FastifyRequest) => Promise<number>;
+    /** The response schema around a record (the envelope, or nothing). */
+    wrap: (schema: TSchema) => TSchema;
+    envelope: (data: unknown) => unknown;
+    schema: Record<string, unknown>;
+    errors: Record<number, unknown>;
+    service: WebhookEndpointsService;
+  },
+): void {
+  const { base, accountOf, wrap, envelope, service } = options;
+  const withId = Type.Object({ ...options.params.properties, ...WebhookUuidParams.properties });
+  const uuidOf = (request: FastifyRequest) => (request.params as { webhook_uuid: string }).webhook_uuid;
+  const s = (extra: Record<string, unknown>) => ({ schema: { ...options.schema, ...extra } });
+
+  app.post(
+    `${base}`,
+    s({ params: options.params, body: WebhookCreateBody, response: { 201: wrap(WebhookWithSecret), ...options.errors } }),
+    async (request, reply) =>
+      reply.code(201).send(envelope(await service.create(await accountOf(request), request.body as Static<typeof WebhookCreateBody>))),
+  );
+  app.get(
+    `${base}`,
+    s({ params: options.params, response: { 200: wrap(Type.Array(WebhookEndpoint)), ...options.errors } }),
+    async (request) => envelope(await service.list(await accountOf(request))),
+  );
+  app.get(`${base}:webhook_uuid/`, s({ params: withId, response: { 200: wrap(WebhookEndpoint), ...options.errors } }), async (request) =>
+    envelope(await service.get(await accountOf(request), uuidOf(request))),
+  );
+  app.patch(
+    `${base}:webhook_uuid/`,
+    s({ params: withId, body: WebhookUpdateBody, response: { 200: wrap(WebhookEndpoint), ...options.errors } }),
+    async (request) =>
+      envelope(await service.update(await accountOf(request), uuidOf(request), request.body as Static<typeof WebhookUpdateBody>)),
+  );
+  app.delete(`${base}:webhook_uuid/`, s({ params: withId, response: { 204: Type.Null(), ...options.errors } }), async (request, reply) => {
+    await service.remove(await accountOf(request), uuidOf(request));
+    return reply.code(204).send();
+  });
+  app.post(
+    `${base}:webhook_uuid/rotate-secret/`,
+    s({ params: withId, response: { 200: wrap(WebhookWithSecret), ...options.errors } }),
+    async (request) => envelope(await service.rotateSecret(await accountOf(request), uuidOf(request))),
+  );
+  app.get(
+    `${base}:webhook_uuid/deliveries/`,
+    s({ params: withId, response: { 200: wrap(Type.Array(DeliveryAttempt)), ...options.errors } }),
+    async (request) => envelope(await service.deliveryLog(await accountOf(request), uuidOf(request))),
+  );
+}

@@ -1,0 +1,58 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
+import { ResendBody } from '../../schemas/webhooks.schemas.js';
+import { callerOf } from '../auth.js';
+import { webhookManagementRoutes } from './webhook-management.js';
+
+/** Webhooks for merchants: endpoints under /v5/webhooks/ (an extension), and the vendor's failed-delivery calls. */
+export async function webhookRoutes(app: FastifyInstance): Promise<void> {
+  const service = app.context.webhookEndpoints;
+  const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
+  webhookManagementRoutes(app, {
+    base: '/v5/webhooks/',
+    params: Type.Object({}),
+    accountOf: async (request) => callerOf(request).accountId,
+    wrap: (schema) => Envelope(schema),
+    envelope: (data) => ({ api_response: '200', data }),
+    schema: { tags: ['Webhooks'], security: bearerSecurity },
+    errors,
+    service,
+  });
+
+  app.get(
+    '/v5/notification/failed-webhook-count/',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'How many webhook deliveries failed for good (after every retry)',
+        security: bearerSecurity,
+        querystring: Type.Object({ webhook_uuid: Type.Optional(Type.String({ format: 'uuid' })) }, { additionalProperties: false }),
+        response: { 200: Envelope(Type.Object({ count: Type.Integer() })), ...errors },
+      },
+    },
+    async (request) => ({
+      api_response: '200',
+      data: { count: await service.failedCount(callerOf(request).accountId, (request.query as { webhook_uuid?: string }).webhook_uuid) },
+    }),
+  );
+
+  app.post(
+    '/v5/notification/resend-failed-webhooks/',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Send failed deliveries again, with their original event ids',
+        security: bearerSecurity,
+        body: Type.Optional(ResendBody),
+        response: { 200: Envelope(Type.Object({ resent: Type.Integer() })), ...errors },
+      },
+    },
+    async (request) => {
+      const body = (request.body ?? {}) as Static<typeof ResendBody>;
+      const resent = await service.resendFailed(callerOf(request).accountId, { webhookUuid: body.webhook_uuid, since: body.since });
+      app.context.worker.nudge();
+      return { api_response: '200', data: { resent } };
+    },
+  );
+}
