@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { trackingPageRoutes } from './tracking-page.routes.js';
 
 const refused = (reply: FastifyReply, verdict: 'invalid' | 'expired' | 'missing') =>
   verdict === 'missing'
     ? reply.code(404).send({ api_response: '4041', message: 'No file behind this link' })
     : reply.code(403).send({ api_response: 403, message: verdict === 'expired' ? 'This link has expired' : 'This link is not valid' });
 
-/** Signed downloads: the signature is the authority, so no bearer token is needed. */
+/** Public links: signed downloads and tracking pages. The signature or the random reference is the authority, so no bearer token is needed. */
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(trackingPageRoutes);
   const signedQuery = Type.Object({
     expires: Type.Optional(Type.String({ maxLength: 20 })),
     signature: Type.Optional(Type.String({ maxLength: 100 })),

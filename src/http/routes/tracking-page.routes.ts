@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { TrackingPageService } from '../../domain/tracking-page/tracking-page.service.js';
+import { PAGE_SECURITY_HEADERS } from '../pages/page-layout.js';
+import { renderTrackingNotFound, renderTrackingPage } from '../pages/tracking-page.html.js';
+
+/**
+ * The public tracking page: `/t/{tracking_page_reference}`. The reference is a random token handed to
+ * the recipient, so it is the authority: no bearer token, and nothing the recipient should not see.
+ */
+export async function trackingPageRoutes(app: FastifyInstance): Promise<void> {
+  const pages = new TrackingPageService(app.context.repos, app.context.carriers);
+
+  app.get('/t/:reference', { schema: { hide: true } }, async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const { lang } = request.query as { lang?: unknown };
+    reply.headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8');
+    const view = await pages.view(reference, lang);
+    if (!view) {
+      const { language, messages } = pages.messages(lang);
+      return reply.code(404).send(renderTrackingNotFound(language, messages));
+    }
+    return reply.send(renderTrackingPage(view));
+  });
+}
