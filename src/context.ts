@@ -17,6 +17,7 @@ import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { BookingsService } from './domain/bookings/bookings.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
+import { CarrierPushService } from './domain/carrier-push.service.js';
 import { DocumentsService } from './domain/documents/documents.service.js';
 import { PudoService } from './domain/pudo/pudo.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
@@ -60,6 +61,7 @@ export interface AppContext {
   bookings: BookingsService;
   labelJob: LabelRenderJob;
   webhookEndpoints: WebhookEndpointsService;
+  carrierPush: CarrierPushService;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -137,6 +139,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     config.allowPrivateWebhooks,
   );
+  const carrierPush = new CarrierPushService(repos, carriers, tracking, config.publicUrl);
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
   const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller]);
   return {
@@ -164,6 +167,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     bookings,
     labelJob,
     webhookEndpoints,
+    carrierPush,
     worker,
     log,
     close: async () => {

@@ -5,6 +5,7 @@ import * as jobsAndTracking from './migrations/0003_jobs_and_tracking.js';
 import * as returns from './migrations/0004_returns.js';
 import * as bookings from './migrations/0005_bookings_documents_pudo.js';
 import * as webhooks from './migrations/0006_webhooks.js';
+import * as carrierPush from './migrations/0007_carrier_push.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_returns': returns,
   '0005_bookings_documents_pudo': bookings,
   '0006_webhooks': webhooks,
+  '0007_carrier_push': carrierPush,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

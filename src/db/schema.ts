@@ -32,6 +32,8 @@ export interface CarrierConfigsTable {
   settings_sealed: string | null;
   created_at: string;
   updated_at: string;
+  /** SHA-256 of the token a pushing carrier presents at /carrier-hooks/{carrier_id}/. */
+  push_token_hash: Generated<string | null>;
 }
 
 export interface OrdersTable {

@@ -47,6 +47,7 @@ export class CarrierConfigsService {
       booking_outbound: booking.has('outbound') ? 1 : 0,
       booking_return: booking.has('return') ? 1 : 0,
       settings_sealed: input.settings ? this.secrets.encrypt(JSON.stringify(input.settings)) : null,
+      push_token_hash: null,
       created_at: at,
       updated_at: at,
     });

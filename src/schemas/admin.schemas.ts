@@ -55,3 +55,10 @@ export const CarrierConfig = Type.Object({
   created_date: Type.String(),
   updated_date: Type.String(),
 });
+
+/** The answer to adding a configuration: for a carrier that pushes, also its push token (shown once) and URL. */
+export const CarrierConfigCreated = Type.Object({
+  ...CarrierConfig.properties,
+  push_token: Type.Optional(Type.String()),
+  push_url: Type.Optional(Type.String()),
+});

@@ -244,10 +244,10 @@ describe('proof of delivery', () => {
 });
 
 describe('sandbox adapter contract', () => {
-  it('is registered under its id, tracking, booking and listing pick-up points', () => {
+  it('is registered under its id: tracking, booking, pick-up points and pushed updates', () => {
     const registry = defaultCarrierRegistry();
     expect(registry.get('sandbx')?.record.name).toBe('Waybill Sandbox');
-    expect(carrier.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: false });
+    expect(carrier.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: true });
     expect(() => new CarrierRegistry([carrier, new SandboxCarrier()])).toThrow(/registered twice/);
   });
 

@@ -10,9 +10,11 @@ import type {
   TrackRequest,
   TrackResult,
 } from '../carrier.js';
+import type { PushCapable, PushUpdate } from '../push.js';
 import { sandboxPudoDataset } from './pudo-dataset.js';
 import { bookWithSandbox, checkSandboxBooking } from './sandbox.booking.js';
-import { mapFileResponse, mapScansResponse } from './sandbox.mapper.js';
+import { isShipmentPayload, mapFileResponse, mapScansResponse } from './sandbox.mapper.js';
+import type { SandboxShipmentPayload } from './sandbox.payload.js';
 import { SandboxTransport } from './sandbox.transport.js';
 
 /** Settings of a sandbox carrier configuration. */
@@ -37,7 +39,7 @@ export function readSandboxSettings(settings: CarrierSettings): { ok: true; sett
  * Tracking numbers choose their story by prefix (see docs/sandbox.md); the same number always tells
  * the same story, counted from when it was first polled.
  */
-export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapable {
+export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapable, PushCapable {
   static readonly id = 'sandbx';
 
   readonly record: CarrierRecord = {
@@ -50,7 +52,7 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
     site_link: null,
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: true };
 
   constructor(private readonly transport: SandboxTransport = new SandboxTransport()) {}
 
@@ -95,6 +97,32 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
     return [...sandboxPudoDataset()];
   }
 
+  /**
+   * The sandbox pushes its own scans payload (as `GET …/scans` answers), one shipment or
+   * `{"shipments": [...]}` for several.
+   */
+  parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string } {
+    const list =
+      body && typeof body === 'object' && Array.isArray((body as { shipments?: unknown }).shipments)
+        ? (body as { shipments: unknown[] }).shipments
+        : [body];
+    if (list.length === 0 || list.length > 500) return { ok: false, message: 'Send 1 to 500 shipments per push.' };
+    const updates: PushUpdate[] = [];
+    for (const [index, item] of list.entries()) {
+      if (!isPushedShipment(item)) return { ok: false, message: `Shipment ${index} is not a sandbox scans payload.` };
+      let result: TrackResult;
+      try {
+        result = mapScansResponse(item.trackingNumber, { outcome: 'response', status: 200, headers: {}, body: item }, (documentId) =>
+          this.proofOfDelivery(documentId),
+        );
+      } catch {
+        return { ok: false, message: `Shipment ${index} could not be read.` };
+      }
+      updates.push({ tracking_number: item.trackingNumber, result });
+    }
+    return { ok: true, updates };
+  }
+
   private proofOfDelivery(documentId: string): ProofOfDelivery {
     return {
       reference: documentId,
@@ -103,4 +131,25 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
       fetch: async () => mapFileResponse(await this.transport.fetchProofOfDelivery(documentId)),
     };
   }
+}
+
+const isText = (value: unknown, max: number) => typeof value === 'string' && value.length > 0 && value.length <= max;
+
+/** A pushed body comes from outside: every field the mapper reads is checked first. */
+function isPushedShipment(item: unknown): item is SandboxShipmentPayload {
+  if (!isShipmentPayload(item) || !isText(item.trackingNumber, 64) || item.scans.length > 1000) return false;
+  return item.scans.every((scan) => {
+    if (!scan || typeof scan !== 'object' || !isText(scan.code, 10) || !isText(scan.text, 500) || !isText(scan.date, 10)) return false;
+    if (scan.time !== null && scan.time !== undefined && !isText(scan.time, 12)) return false;
+    const place = scan.location;
+    if (place === null || place === undefined) return true;
+    return (
+      typeof place === 'object' &&
+      isText(place.city, 100) &&
+      isText(place.countryCode, 2) &&
+      isText(place.tz, 64) &&
+      Number.isFinite(place.lat) &&
+      Number.isFinite(place.lon)
+    );
+  });
 }

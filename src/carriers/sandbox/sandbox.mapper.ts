@@ -115,7 +115,7 @@ export function mapExpectedDelivery(estimate: SandboxShipmentPayload['estimatedD
   return { from: estimate.earliest, to: estimate.latest };
 }
 
-function isShipmentPayload(body: unknown): body is SandboxShipmentPayload {
+export function isShipmentPayload(body: unknown): body is SandboxShipmentPayload {
   const candidate = body as Partial<SandboxShipmentPayload> | null;
   return typeof candidate === 'object' && candidate !== null && Array.isArray(candidate.scans);
 }

@@ -4,6 +4,7 @@ import type { Database } from '../schema.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { BookingsRepository } from './bookings.repository.js';
 import { CarrierConfigsRepository } from './carrier-configs.repository.js';
+import { CarrierPushRepository } from './carrier-push.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -30,6 +31,7 @@ export class Repositories {
   readonly documents: DocumentsRepository;
   readonly pudo: PudoLocationsRepository;
   readonly webhooks: WebhooksRepository;
+  readonly carrierPush: CarrierPushRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -48,6 +50,7 @@ export class Repositories {
     this.documents = new DocumentsRepository(db);
     this.pudo = new PudoLocationsRepository(db);
     this.webhooks = new WebhooksRepository(db);
+    this.carrierPush = new CarrierPushRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

@@ -8,6 +8,7 @@ import {
   AccountUuidParams,
   CarrierConfig,
   CarrierConfigCreateBody,
+  CarrierConfigCreated,
   CredentialSummary,
   Credentials,
 } from '../../schemas/admin.schemas.js';
@@ -86,7 +87,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         ...schema,
         params: AccountUuidParams,
         body: CarrierConfigCreateBody,
-        response: { 201: CarrierConfig, ...errors, 409: Type.Ref('ErrorEnvelope') },
+        response: { 201: CarrierConfigCreated, ...errors, 409: Type.Ref('ErrorEnvelope') },
       },
     },
     async (request, reply) => {
@@ -97,7 +98,10 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
         booking?: BookingKind[];
         settings?: Record<string, unknown>;
       };
-      return reply.code(201).send(await carrierConfigs.add(account.id, body));
+      const created = await carrierConfigs.add(account.id, body);
+      // A carrier that pushes updates gets its token now, shown this once.
+      const push = await app.context.carrierPush.issueToken(account.id, body.carrier_reference, body.carrier_id);
+      return reply.code(201).send({ ...created, ...(push ?? {}) });
     },
   );
 
