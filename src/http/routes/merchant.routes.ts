@@ -6,6 +6,7 @@ import { bookingRoutes } from './booking.routes.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
 import { documentRoutes } from './documents.routes.js';
 import { eventRoutes } from './events.routes.js';
+import { importRoutes } from './import.routes.js';
 import { pudoRoutes } from './pudo.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
@@ -22,6 +23,7 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
   acceptIdempotencyKeys(app);
   await app.register(carrierConfigRoutes);
   await app.register(shipmentRoutes);
+  await app.register(importRoutes);
   await app.register(eventRoutes);
   await app.register(returnRoutes);
   await app.register(bookingRoutes);

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+
+describe('POST /v5/shipment/import/', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    t = await createTestApp();
+    acct = await t.account({ carriers: [{ carrier_reference: 'sb' }] });
+  });
+  afterAll(() => t.close());
+
+  const upload = (payload: string, contentType = 'text/csv', query = '', token = acct.token) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v5/shipment/import/${query}`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      payload,
+    });
+  const details = async (shipmentId: string) => t.as(acct)('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId });
+
+  it('creates shipments from CSV: flat columns, address columns, dotted paths, lists and a json column', async () => {
+    const csv = [
+      'shipment_id,tracking_number,carrier_reference,order_id,recipient_first_name,recipient_city,recipient_country_code,shipment_value.amount,shipment_value.currency,tags,line_items.0.product_name,line_items.0.quantity,json',
+      'csv-1,WB2000501,sb,ord-1,Ada,Berlin,DE,19.90,EUR,vip|gift,Book,2,"{""note"": ""Leave at the door"", ""weight"": {""amount"": 1200}}"',
+      '"csv-2",,,,"Grace, Jr.","New York",US,,,,,,',
+    ].join('\r\n');
+    const res = await upload(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ api_response: '200', data: { rows: 2, created: 2, skipped: [], errors: [] } });
+
+    const first = (await details('csv-1')).json().data;
+    expect(first.source).toBe('file upload');
+    expect(first.tracking_number).toBe('WB2000501');
+    expect(first.carrier_reference).toBe('sb');
+    expect(first.order.order_id).toBe('ord-1');
+    expect(first.recipient_address).toMatchObject({ first_name: 'Ada', city: 'Berlin', country_code: 'DE', country: 'Germany' });
+    expect(first.shipment_value).toEqual({ amount: 19.9, currency: 'EUR' });
+    expect(first.tags).toEqual(['vip', 'gift']);
+    expect(first.line_items[0]).toMatchObject({ product_name: 'Book', quantity: 2 });
+    expect(first.note).toBe('Leave at the door');
+    expect(first.weight).toEqual({ amount: 1200, unit: 'g' });
+    const second = (await details('csv-2')).json().data;
+    expect(second.recipient_address).toMatchObject({ first_name: 'Grace, Jr.', city: 'New York', country_code: 'US' });
+    expect(second.tracking_number).toBeNull();
+  });
+
+  it('creates shipments from JSON Lines', async () => {
+    const lines = [
+      JSON.stringify({ shipment_id: 'jl-1', recipient_address: { city: 'Paris', country: 'France' } }),
+      '',
+      JSON.stringify({ shipment_id: 'jl-2', tracking_number: 'WB1000502', carrier_reference: 'sb' }),
+    ].join('\n');
+    const res = await upload(`${lines}\n`, 'application/x-ndjson');
+    expect(res.json().data).toEqual({ rows: 2, created: 2, skipped: [], errors: [] });
+    expect((await details('jl-1')).json().data).toMatchObject({ source: 'file upload', recipient_address: { country_code: 'FR' } });
+  });
+
+  it('refuses bad rows one by one with 4030-style errors by field, row and line; stores nothing of them', async () => {
+    const csv = [
+      'shipment_id,carrier_reference,tracking_number,recipient_country,item_count,colour',
+      'bad-ok-1,,,Germany,1,',
+      ',,,,,',
+      'bad-2,nope,X1,,,',
+      'bad-3,,,Atlantis,two,',
+      'bad-4,,,,,red',
+      '"bad-5',
+      'multi',
+      'line",,,,,',
+      'bad-ok-1,,,,,',
+    ].join('\n');
+    const res = await upload(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.rows).toBe(7);
+    expect(data.created).toBe(2);
+    const byRow = Object.fromEntries(data.errors.map((e: { row: number }) => [e.row, e]));
+    expect(Object.keys(byRow).map(Number)).toEqual([2, 3, 4, 5, 7]);
+    expect(byRow[2]).toEqual({ row: 2, line: 3, shipment_id: null, errors: { shipment_id: ['This field is required.'] } });
+    expect(byRow[3]).toMatchObject({ line: 4, shipment_id: 'bad-2', errors: { carrier_reference: [expect.any(String)] } });
+    expect(Object.keys(byRow[4].errors)).toEqual(['item_count']);
+    expect(byRow[4].errors.item_count).toContain('Must be of type integer.');
+    expect(byRow[5].errors).toEqual({ colour: ['Unknown field.'] });
+    // A quoted cell spanning lines: the next record starts three lines later.
+    expect((await details('bad-5\nmulti\nline')).statusCode).toBe(200);
+    expect(byRow[7]).toMatchObject({
+      line: 10,
+      shipment_id: 'bad-ok-1',
+      errors: { shipment_id: [expect.stringContaining('already exists')] },
+    });
+    for (const id of ['bad-2', 'bad-3', 'bad-4']) expect((await details(id)).statusCode, id).toBe(404);
+    expect((await details('bad-ok-1')).statusCode).toBe(200);
+  });
+
+  it('reports country and structure errors per row like POST /v5/shipment/', async () => {
+    const row = { shipment_id: 'same-rules', recipient_address: { country: 'Atlantis' }, item_count: 'two' };
+    const direct = await t.as(acct)('POST', '/v5/shipment/', row);
+    expect(direct.statusCode).toBe(400);
+    const res = await upload(JSON.stringify(row), 'application/x-ndjson');
+    expect(res.json().data.errors[0].errors).toEqual(direct.json().errors);
+    const structural = { ...row, item_count: 2 };
+    const direct2 = await t.as(acct)('POST', '/v5/shipment/', structural);
+    const res2 = await upload(JSON.stringify(structural), 'application/x-ndjson');
+    expect(res2.json().data.errors[0].errors).toEqual(direct2.json().errors);
+    expect(res2.json().data.errors[0].errors.recipient_address.country).toBeDefined();
+  });
+
+  it('skips existing shipment_ids when asked, so an interrupted import can be sent again', async () => {
+    const csv = ['shipment_id', 'resume-1', 'resume-2'].join('\n');
+    expect((await upload(csv)).json().data.created).toBe(2);
+    const again = await upload(`${csv}\nresume-3\n`, 'text/csv', '?skip_existing=true');
+    expect(again.json().data).toEqual({
+      rows: 3,
+      created: 1,
+      skipped: [
+        { row: 1, line: 2, shipment_id: 'resume-1' },
+        { row: 2, line: 3, shipment_id: 'resume-2' },
+      ],
+      errors: [],
+    });
+  });
+
+  it('reads JSON Lines errors per line', async () => {
+    const res = await upload(['{"shipment_id":"jl-err-1"}', 'not json', '[1]', '{"shipment_id": 5}'].join('\n'), 'application/x-ndjson');
+    const data = res.json().data;
+    expect(data.created).toBe(1);
+    expect(data.errors).toEqual([
+      { row: 2, line: 2, shipment_id: null, errors: { non_field_errors: ['Each line must be one JSON object.'] } },
+      { row: 3, line: 3, shipment_id: null, errors: { non_field_errors: ['Each line must be one JSON object.'] } },
+      { row: 4, line: 4, shipment_id: null, errors: { shipment_id: ['Must be of type string.'] } },
+    ]);
+  });
+
+  it('accepts files larger than the API body limit, up to 50 MiB', async () => {
+    const note = 'n'.repeat(400);
+    const rows = Array.from({ length: 3000 }, (_, i) => `big-${i},${note}`);
+    const csv = ['shipment_id,note', ...rows].join('\n');
+    expect(csv.length).toBeGreaterThan(t.config.bodyLimitBytes);
+    const res = await upload(csv);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.json().data.created).toBe(3000);
+    const tooBig = await upload('x'.repeat(50 * 1024 * 1024 + 1));
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().api_response).toBe('4130');
+  });
+
+  it('refuses other content types, and callers without a token; keeps accounts apart', async () => {
+    for (const type of ['application/json', 'text/plain']) {
+      const res = await upload('{"shipment_id":"x"}', type);
+      expect(res.statusCode, type).toBe(415);
+      expect(res.json().api_response).toBe('4000');
+    }
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/v5/shipment/import/',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'shipment_id\nanon',
+    });
+    expect(anonymous.statusCode).toBe(403);
+    const other = await t.account();
+    const res = await upload('shipment_id\ncsv-1\n', 'text/csv', '', other.token);
+    expect(res.json().data.created).toBe(1);
+    const unknown = await upload('shipment_id\nx\n', 'text/csv', '?colour=red');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().errors).toEqual({ colour: ['Unknown field.'] });
+  });
+});
