@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { registerAdminCommands } from './cli/admin.commands.js';
+import { registerImportCommands } from './cli/import.commands.js';
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/connection.js';
@@ -75,6 +76,7 @@ program
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   });
 registerAdminCommands(program);
+registerImportCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

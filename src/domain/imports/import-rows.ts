@@ -12,6 +12,8 @@ export interface ImportRow {
   body: Record<string, unknown> | null;
   /** Set when the row could not be read into a body at all. */
   errors?: FieldErrors;
+  /** The row's shipment_id when it could be read even though the row could not. */
+  shipmentId?: string;
 }
 
 export type ImportFormat = 'csv' | 'jsonl';
@@ -123,7 +125,11 @@ export function* csvRows(text: string): Generator<ImportRow, void, undefined> {
       if (text === undefined || text === '') return;
       setPath(body, column.path, cellValue(text, paths[index]));
     });
-    yield errors ? { row, line: record.line, body: null, errors } : { row, line: record.line, body };
+    if (!errors) yield { row, line: record.line, body };
+    else {
+      const shipmentId = typeof body.shipment_id === 'string' ? body.shipment_id : undefined;
+      yield { row, line: record.line, body: null, errors, ...(shipmentId ? { shipmentId } : {}) };
+    }
   }
 }
 

@@ -60,7 +60,12 @@ export class ShipmentImportService {
         result.rows++;
         const problems = row.errors ?? (row.body ? this.validate(row.body) : null);
         if (problems) {
-          result.errors.push({ row: row.row, line: row.line, shipment_id: shipmentIdOf(row.body), errors: problems });
+          result.errors.push({
+            row: row.row,
+            line: row.line,
+            shipment_id: shipmentIdOf(row.body) ?? row.shipmentId ?? null,
+            errors: problems,
+          });
           continue;
         }
         pending.push(row);
