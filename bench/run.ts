@@ -5,12 +5,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
+import { shipmentImport } from './scenarios/import.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
 import { trackingClaim, trackingStore } from './scenarios/tracking.js';
 
 /** Every scenario, in the order a full run goes through them. */
-const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim];
+const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim, shipmentImport];
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)`;
