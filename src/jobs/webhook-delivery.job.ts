@@ -14,8 +14,8 @@ const SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_00
 const TIMEOUT_MS = 10_000;
 /** An endpoint failing this long without one success is disabled. */
 export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
-/** Deliveries in flight to one endpoint at once, per process. */
-const PER_ENDPOINT = 4;
+/** Deliveries in flight to one endpoint at once, per process; as many more may wait their turn in memory. */
+const PER_ENDPOINT = 16;
 
 /**
  * Delivers one webhook: the body is fixed at the first attempt, signed per Standard Webhooks (the event id
@@ -26,7 +26,7 @@ export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
   readonly kind = WEBHOOK_DELIVERY_JOB;
   readonly maxAttempts = WEBHOOK_MAX_ATTEMPTS;
   private readonly agent: Agent;
-  private readonly inFlight = new Map<number, number>();
+  private readonly lanes = new Map<number, { running: number; waiting: Array<() => void> }>();
 
   constructor(
     private readonly repos: Repositories,
@@ -55,13 +55,22 @@ export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
       await this.repos.webhooks.updateDelivery(delivery.id, { status: 'failed', last_error: 'endpoint disabled', updated_at: this.now() });
       return { result: 'done' };
     }
-    const busy = this.inFlight.get(endpoint.id) ?? 0;
-    if (busy >= PER_ENDPOINT) return { result: 'defer', delayMs: 1_000 };
-    this.inFlight.set(endpoint.id, busy + 1);
+    // A busy endpoint's deliveries queue here, a few at most; the rest go back to the table without using an
+    // attempt, so one slow endpoint holds only a few of the worker's slots and never delays other accounts.
+    const lane = this.lanes.get(endpoint.id) ?? { running: 0, waiting: [] };
+    this.lanes.set(endpoint.id, lane);
+    if (lane.running >= PER_ENDPOINT) {
+      if (lane.waiting.length >= PER_ENDPOINT) return { result: 'defer', delayMs: 200 };
+      await new Promise<void>((resolve) => lane.waiting.push(resolve));
+    }
+    lane.running++;
     try {
       return await this.attempt(delivery, endpoint, attempt);
     } finally {
-      this.inFlight.set(endpoint.id, (this.inFlight.get(endpoint.id) ?? 1) - 1);
+      lane.running--;
+      const next = lane.waiting.shift();
+      if (next) next();
+      else if (lane.running === 0) this.lanes.delete(endpoint.id);
     }
   }
 

@@ -50,7 +50,7 @@ export class Worker {
       this.handlers.set(handler.kind, handler);
     }
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.concurrency = options.concurrency ?? 16;
+    this.concurrency = options.concurrency ?? 32;
     this.idleDelayMs = options.idleDelayMs ?? 250;
   }
 
