@@ -9,9 +9,10 @@ import { shipmentImport } from './scenarios/import.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
 import { trackingClaim, trackingStore } from './scenarios/tracking.js';
+import { webhookDelivery } from './scenarios/webhooks.js';
 
 /** Every scenario, in the order a full run goes through them. */
-const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim, shipmentImport];
+const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim, webhookDelivery, shipmentImport];
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)`;
