@@ -79,7 +79,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const clock = options.clock ?? systemClock;
   const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
   try {
-    if (options.migrate !== false) await migrateToLatest(database.db);
+    if (options.migrate !== false)
+      await migrateToLatest(database.db, database.dialect === 'postgres' ? (options.pgSchema ?? 'public') : undefined);
   } catch (error) {
     await database.close();
     throw error;

@@ -71,7 +71,7 @@ program
   .action(async () => {
     const config = loadConfig();
     const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-    const applied = await migrateToLatest(handle.db);
+    const applied = await migrateToLatest(handle.db, handle.dialect === 'postgres' ? 'public' : undefined);
     await handle.close();
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   });
