@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, FieldErrorCollector, type FieldErrors, ValidationError } from '../domain/errors.js';
+import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
 
 /**
  * The interface's envelope for every failure: application errors carry `api_response` as a string,
@@ -86,9 +86,64 @@ function decodePointer(pointer: string): string[] {
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/**
+ * Field errors keyed by what the caller sent, so any key may come in (`__proto__`, `constructor`,
+ * `toString`): only own properties are read, and every key is defined as an own property — never an
+ * assignment that could reach a prototype.
+ */
+class SafeFieldErrors {
+  private readonly root: FieldErrors = {};
+
+  private static own(node: FieldErrors, key: string): string[] | FieldErrors | undefined {
+    return Object.hasOwn(node, key) ? node[key] : undefined;
+  }
+
+  private static set(node: FieldErrors, key: string, value: string[] | FieldErrors): void {
+    Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+
+  add(fieldPath: string[], message: string): void {
+    const path = fieldPath.length === 0 ? ['non_field_errors'] : fieldPath;
+    let node = this.root;
+    path.forEach((key, index) => {
+      const existing = SafeFieldErrors.own(node, key);
+      if (index === path.length - 1) {
+        if (Array.isArray(existing)) {
+          if (!existing.includes(message)) existing.push(message);
+        } else if (existing === undefined) {
+          SafeFieldErrors.set(node, key, [message]);
+        } else {
+          const own = SafeFieldErrors.own(existing, 'non_field_errors');
+          SafeFieldErrors.set(existing, 'non_field_errors', [...(Array.isArray(own) ? own : []), message]);
+        }
+        return;
+      }
+      if (existing === undefined || Array.isArray(existing)) {
+        const child: FieldErrors = {};
+        if (Array.isArray(existing)) SafeFieldErrors.set(child, 'non_field_errors', existing);
+        SafeFieldErrors.set(node, key, child);
+        node = child;
+      } else {
+        node = existing;
+      }
+    });
+  }
+
+  result(): FieldErrors {
+    return this.root;
+  }
+}
+
+/** One message at one field path, safe for any key the caller sent. */
+export function fieldErrorAt(fieldPath: string[], message: string): FieldErrors {
+  const collector = new SafeFieldErrors();
+  collector.add(fieldPath, message);
+  return collector.result();
+}
+
 /** Ajv's errors → field errors keyed by field, nested objects, array positions as strings. */
 export function fieldErrorsFromAjv(errors: AjvError[]): FieldErrors {
-  const collector = new FieldErrorCollector();
+  const collector = new SafeFieldErrors();
   for (const error of errors) {
     // anyOf/oneOf branches report their own failures too; the summary adds nothing a merchant can act on.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'propertyNames') continue;

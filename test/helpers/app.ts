@@ -56,6 +56,8 @@ export async function createTestApp(
     /** Share rate limits through this Redis (the caller closes it); `rateLimitPrefix` keeps runs apart. */
     redis?: Redis;
     rateLimitPrefix?: string;
+    /** Every log line of the app and its context, at trace level, with the service's own redaction. */
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-test-'));
@@ -72,8 +74,17 @@ export async function createTestApp(
   const schema = usingPostgres ? `wbt_${randomBytes(6).toString('hex')}` : undefined;
   if (schema) await withPg((client) => client.query(`CREATE SCHEMA ${schema}`));
   const clock = options.clock ?? new ManualClock(new Date());
-  const context = await createContext(config, { clock, pgSchema: schema, logger: pino({ level: 'silent' }) });
-  const app = await buildApp(context, { logger: false, redis: options.redis, rateLimitPrefix: options.rateLimitPrefix });
+  const stream = options.logStream;
+  const logger = stream ? pino({ level: 'trace', name: 'waybill' }, stream) : pino({ level: 'silent' });
+  const context = await createContext(config, { clock, pgSchema: schema, logger });
+  const app = await buildApp(context, {
+    // As buildApp's default logger, but at trace level and into the stream.
+    logger: stream
+      ? { level: 'trace', stream, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' } }
+      : false,
+    redis: options.redis,
+    rateLimitPrefix: options.rateLimitPrefix,
+  });
   options.setup?.(app);
   await app.ready();
 
