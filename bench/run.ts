@@ -6,13 +6,25 @@ import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
 import { shipmentImport } from './scenarios/import.js';
+import { labels } from './scenarios/labels.js';
+import { pudoSearch } from './scenarios/pudo.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
 import { trackingClaim, trackingStore } from './scenarios/tracking.js';
 import { webhookDelivery } from './scenarios/webhooks.js';
 
 /** Every scenario, in the order a full run goes through them. */
-const scenarios: Scenario[] = [carrierConfigs, shipmentDetails, shipmentCreate, trackingStore, trackingClaim, webhookDelivery, shipmentImport];
+const scenarios: Scenario[] = [
+  carrierConfigs,
+  shipmentDetails,
+  shipmentCreate,
+  trackingStore,
+  trackingClaim,
+  webhookDelivery,
+  shipmentImport,
+  labels,
+  pudoSearch,
+];
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)`;

@@ -26,11 +26,14 @@ export class PudoLocationsRepository {
     }
   }
 
-  /** Candidates inside a bounding box, from the (carrier, lat, lng) index; the exact distance is the caller's. */
-  inBox(carrierId: string, box: BoundingBox): Promise<PudoLocationRow[]> {
+  /**
+   * Candidates inside a bounding box: only id and position, read from the (carrier, lat, lng) index, so a
+   * dense city costs no record reads; the exact distance is the caller's.
+   */
+  inBox(carrierId: string, box: BoundingBox): Promise<Array<{ id: number; lat: number; lng: number }>> {
     let query = this.db
       .selectFrom('pudo_locations')
-      .selectAll()
+      .select(['id', 'lat', 'lng'])
       .where('carrier_id', '=', carrierId)
       .where('lat', '>=', box.minLat)
       .where('lat', '<=', box.maxLat);
@@ -38,6 +41,13 @@ export class PudoLocationsRepository {
       ? query.where((eb) => eb.or([eb('lng', '>=', box.minLng), eb('lng', '<=', box.maxLng)]))
       : query.where('lng', '>=', box.minLng).where('lng', '<=', box.maxLng);
     return query.execute();
+  }
+
+  /** Full records by id, for the nearest candidates only. */
+  async recordsByIds(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row.record]));
   }
 
   findByUuid(carrierId: string, uuid: string): Promise<PudoLocationRow | undefined> {

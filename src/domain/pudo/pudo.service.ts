@@ -5,7 +5,7 @@ import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { countryByCode } from '../reference-data.js';
-import { boundingBox } from './geo.js';
+import { boundingBox, haversineMeters } from './geo.js';
 import { PostalCentroidIndex } from './postal-centroids.js';
 import type { PudoLocation, PudoLocationRecord } from './pudo-location.js';
 import { searchPudoLocations } from './pudo-search.js';
@@ -61,22 +61,33 @@ export class PudoService {
       if (!center) throw ValidationError.at(['postal_code'], 'No locations are known near this postal code; search by lat and lng.');
     }
     const radius = query.radius_meters ?? DEFAULT_RADIUS_METERS;
-    const rows = await this.repos.pudo.inBox(carrierId, boundingBox(center, radius));
-    return searchPudoLocations(
-      rows.map((row) => JSON.parse(row.record) as PudoLocationRecord),
-      {
-        lat: center.lat,
-        lng: center.lng,
-        radiusMeters: radius,
-        limit: query.limit ?? 20,
-        services: query.services
-          ? query.services
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : undefined,
-      },
-    );
+    const limit = query.limit ?? 20;
+    const services = query.services
+      ? query.services
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
+    // Positions first (from the index), exact distances, nearest first; whole records only for the nearest.
+    const candidates = (await this.repos.pudo.inBox(carrierId, boundingBox(center, radius)))
+      .map((c) => ({ id: c.id, distance: haversineMeters(center, c) }))
+      .filter((c) => c.distance <= radius)
+      .sort((a, b) => a.distance - b.distance);
+    const found: PudoLocationRecord[] = [];
+    // With a services filter some candidates drop out, so records are read in slices until enough remain.
+    for (let start = 0; start < candidates.length && found.length < limit; ) {
+      const slice = candidates.slice(start, start + (services ? Math.max(limit * 2, 50) : limit - found.length));
+      start += slice.length;
+      const records = await this.repos.pudo.recordsByIds(slice.map((c) => c.id));
+      for (const candidate of slice) {
+        const text = records.get(candidate.id);
+        if (!text) continue;
+        const record = JSON.parse(text) as PudoLocationRecord;
+        if (!services || services.every((service) => record.services.includes(service))) found.push(record);
+      }
+    }
+    // The reference search puts them in final order: distance, then id, with distances rounded.
+    return searchPudoLocations(found, { lat: center.lat, lng: center.lng, radiusMeters: radius, limit, services });
   }
 
   /** One location of a carrier by uuid, or null. */
