@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type ChildServer, childEnv, compare, freePort, measure, type Scenario, startChild } from '../harness.js';
+import { profileArgs } from './shipment-details.js';
 
 const route = '/v5/carrier-configs/';
 
@@ -64,7 +65,7 @@ export const carrierConfigs: Scenario = {
       const servicePort = await freePort();
       const service = await startChild({
         label: 'waybill',
-        args: ['dist/main.js', 'start'],
+        args: [...profileArgs(), 'dist/main.js', 'start'],
         env: childEnv({
           NODE_ENV: 'production',
           PORT: String(servicePort),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseEventTime } from '../domain/tracking/event-time.js';
+import { type EventTimeResult, parseEventTime } from '../domain/tracking/event-time.js';
 import type { CarrierEvent } from './carrier.js';
 
 /**
@@ -8,21 +8,22 @@ import type { CarrierEvent } from './carrier.js';
  * normalized time (precision and UTC instant, so `…T10:15:00+02:00` and `…T08:15:00Z` agree), the
  * carrier's own code, and the place. Descriptions are left out: carriers reword them.
  *
+ * @param parsed `parseEventTime(event.time, { timezone: event.timezone })` when the caller has it already.
  * @returns 64 lowercase hex characters (SHA-256).
  */
-export function eventKey(carrierId: string, trackingNumber: string, event: CarrierEvent): string {
+export function eventKey(carrierId: string, trackingNumber: string, event: CarrierEvent, parsed?: EventTimeResult): string {
   const parts = [
     carrierId,
     trackingNumber.replace(/\s+/g, '').toUpperCase(),
-    normalizedTime(event),
+    normalizedTime(event, parsed),
     event.additional_info.carrier_code ?? event.event_key ?? event.event,
     event.location?.place.trim() ?? '',
   ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
-function normalizedTime(event: CarrierEvent): string {
-  const parsed = parseEventTime(event.time, { timezone: event.timezone });
+function normalizedTime(event: CarrierEvent, given?: EventTimeResult): string {
+  const parsed = given ?? parseEventTime(event.time, { timezone: event.timezone });
   // An unusable time still de-duplicates by its text; storing it is the caller's decision.
   return parsed.ok ? `${parsed.time.precision}:${parsed.time.utc}` : `text:${event.time.trim()}`;
 }

@@ -21,9 +21,15 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
   const { repos } = app.context;
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    // Most requests carry no key: let them through without a promise.
+    if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || !request.caller) return done();
+    claimOrReplay(request, reply).then(() => done(), done);
+  });
+
+  const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
-    if (request.method !== 'POST' || key === undefined || !request.caller) return;
+    if (!request.caller) return;
     if (typeof key !== 'string' || key.length < 1 || key.length > 255) {
       return reply.code(400).send({ api_response: '4000', message: 'Idempotency-Key must be 1 to 255 characters' });
     }
@@ -58,11 +64,17 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       .code(stored.status_code ?? 200)
       .type('application/json; charset=utf-8')
       .send(stored.response);
+  };
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // Most requests carry no key: answer them without a promise.
+    if (!request.idempotencyKey || !request.caller) return done(null, payload);
+    settle(request, reply, payload).then((result) => done(null, result), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const key = request.idempotencyKey;
-    if (!key || !request.caller) return payload;
+  const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const key = request.idempotencyKey as string;
+    if (!request.caller) return payload;
     request.idempotencyKey = null;
     if (reply.statusCode >= 500) {
       await repos.replays.release(request.caller.accountId, SCOPE, key);
@@ -78,5 +90,5 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       );
     }
     return payload;
-  });
+  };
 }

@@ -17,6 +17,8 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   hit(key: string, limit: number): Promise<RateDecision>;
+  /** The same decision without waiting, for limiters that keep their counts in this process. */
+  hitNow?(key: string, limit: number): RateDecision;
 }
 
 function decide(count: number, limit: number, now: number): RateDecision {
@@ -34,6 +36,10 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly clock: Clock) {}
 
   async hit(key: string, limit: number): Promise<RateDecision> {
+    return this.hitNow(key, limit);
+  }
+
+  hitNow(key: string, limit: number): RateDecision {
     const now = this.clock.now().getTime();
     const second = Math.floor(now / 1000);
     let entry = this.windows.get(key);
@@ -76,14 +82,21 @@ export interface RateLimitOptions {
 
 /** N requests per second per key on every route of this scope; 429 "Throttled" beyond. */
 export function limitRate(app: FastifyInstance, options: RateLimitOptions): void {
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const decision = await options.limiter.hit(options.key(request), options.perSecond);
-    reply.header('ratelimit-limit', decision.limit);
-    reply.header('ratelimit-remaining', decision.remaining);
-    reply.header('ratelimit-reset', decision.resetSeconds);
-    if (!decision.allowed) {
-      reply.header('retry-after', decision.resetSeconds);
-      return reply.code(429).send(throttled);
-    }
+  const { limiter, perSecond } = options;
+  const decided = (reply: FastifyReply, decision: RateDecision, done: () => void) => {
+    reply.headers({
+      'ratelimit-limit': decision.limit,
+      'ratelimit-remaining': decision.remaining,
+      'ratelimit-reset': decision.resetSeconds,
+    });
+    if (decision.allowed) return done();
+    reply.header('retry-after', decision.resetSeconds);
+    reply.code(429).send(throttled);
+  };
+  // Callback style: the in-memory limiter decides at once, without a promise per request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const key = options.key(request);
+    if (limiter.hitNow) return decided(reply, limiter.hitNow(key, perSecond), done);
+    limiter.hit(key, perSecond).then((decision) => decided(reply, decision, done), done);
   });
 }

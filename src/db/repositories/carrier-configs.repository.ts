@@ -1,7 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { CarrierConfigsTable, Database } from '../schema.js';
 
 export type CarrierConfigRow = Selectable<CarrierConfigsTable>;
+
+const listForAccount = new PreparedQuery((db, accountId: number) =>
+  db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).orderBy('carrier_reference'),
+);
+const find = new PreparedQuery((db, accountId: number, carrierReference: string) =>
+  db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).where('carrier_reference', '=', carrierReference),
+);
 
 export class CarrierConfigsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -11,16 +19,11 @@ export class CarrierConfigsRepository {
   }
 
   listForAccount(accountId: number): Promise<CarrierConfigRow[]> {
-    return this.db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).orderBy('carrier_reference').execute();
+    return listForAccount.execute(this.db, accountId);
   }
 
   find(accountId: number, carrierReference: string): Promise<CarrierConfigRow | undefined> {
-    return this.db
-      .selectFrom('carrier_configs')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('carrier_reference', '=', carrierReference)
-      .executeTakeFirst();
+    return find.executeTakeFirst(this.db, accountId, carrierReference);
   }
 
   async delete(accountId: number, carrierReference: string): Promise<boolean> {

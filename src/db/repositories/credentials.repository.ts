@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { ApiCredentialsTable, Database } from '../schema.js';
 
 export type CredentialRow = Selectable<ApiCredentialsTable>;
@@ -13,6 +14,14 @@ export interface CredentialWithAccount {
   features: string;
 }
 
+const findWithAccount = new PreparedQuery((db, clientId: string) =>
+  db
+    .selectFrom('api_credentials as c')
+    .innerJoin('accounts as a', 'a.id', 'c.account_id')
+    .select(['c.client_id', 'c.secret_hash', 'c.revoked_at', 'c.account_id', 'a.account_uuid', 'a.features'])
+    .where('c.client_id', '=', clientId),
+);
+
 export class CredentialsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -24,12 +33,7 @@ export class CredentialsRepository {
   }
 
   findWithAccount(clientId: string): Promise<CredentialWithAccount | undefined> {
-    return this.db
-      .selectFrom('api_credentials as c')
-      .innerJoin('accounts as a', 'a.id', 'c.account_id')
-      .select(['c.client_id', 'c.secret_hash', 'c.revoked_at', 'c.account_id', 'a.account_uuid', 'a.features'])
-      .where('c.client_id', '=', clientId)
-      .executeTakeFirst();
+    return findWithAccount.executeTakeFirst(this.db, clientId);
   }
 
   listForAccount(accountId: number): Promise<CredentialRow[]> {

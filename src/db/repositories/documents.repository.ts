@@ -1,7 +1,12 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, DocumentsTable } from '../schema.js';
 
 export type DocumentRow = Selectable<DocumentsTable>;
+
+const listForShipment = new PreparedQuery((db, shipmentRowId: number) =>
+  db.selectFrom('documents').selectAll().where('shipment_row_id', '=', shipmentRowId).orderBy('id'),
+);
 
 export class DocumentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -34,6 +39,7 @@ export class DocumentsRepository {
 
   listForShipments(shipmentRowIds: number[], type?: string): Promise<DocumentRow[]> {
     if (shipmentRowIds.length === 0) return Promise.resolve([]);
+    if (shipmentRowIds.length === 1 && !type) return listForShipment.execute(this.db, shipmentRowIds[0]);
     let query = this.db.selectFrom('documents').selectAll().where('shipment_row_id', 'in', shipmentRowIds);
     if (type) query = query.where('type', '=', type);
     return query.orderBy('id').execute();

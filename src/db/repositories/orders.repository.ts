@@ -1,7 +1,10 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, OrdersTable } from '../schema.js';
 
 export type OrderRow = Selectable<OrdersTable>;
+
+const findById = new PreparedQuery((db, id: number) => db.selectFrom('orders').selectAll().where('id', '=', id));
 
 export class OrdersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -11,7 +14,7 @@ export class OrdersRepository {
   }
 
   findById(id: number): Promise<OrderRow | undefined> {
-    return this.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+    return findById.executeTakeFirst(this.db, id);
   }
 
   /** Inserts the order, or returns the account's existing order with the same order_id. */
@@ -28,6 +31,7 @@ export class OrdersRepository {
 
   async findByIds(ids: number[]): Promise<OrderRow[]> {
     if (ids.length === 0) return [];
+    if (ids.length === 1) return findById.execute(this.db, ids[0]);
     return this.db.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
   }
 

@@ -1,8 +1,20 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, NoResultError, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
+import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
 
 export type ShipmentRow = Selectable<ShipmentsTable>;
+
+const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
+const findByIdForUpdate = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate());
+const findByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
+  db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_uuid', '=', shipmentUuid),
+);
+/** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
+const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
+const findByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
+  db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_id', '=', shipmentId),
+);
 
 export interface ShipmentListFilter {
   createdFrom?: string;
@@ -41,9 +53,7 @@ export class ShipmentsRepository {
 
   /** Locks one shipment row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
   async lock(id: number): Promise<ShipmentRow | undefined> {
-    let query = this.db.selectFrom('shipments').selectAll().where('id', '=', id);
-    if (this.dialect === 'postgres') query = query.forUpdate();
-    return query.executeTakeFirst();
+    return (this.dialect === 'postgres' ? findByIdForUpdate : findById).executeTakeFirst(this.db, id);
   }
 
   insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
@@ -51,25 +61,33 @@ export class ShipmentsRepository {
   }
 
   async update(id: number, changes: Updateable<ShipmentsTable>): Promise<ShipmentRow> {
-    return this.db.updateTable('shipments').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const columns = Object.keys(changes) as Array<keyof ShipmentsTable>;
+    const values = columns.map((column) => changes[column]);
+    const prepared =
+      columns.length > 0 && values.every(isBindable)
+        ? updates.get(columns.join(','), () => (db, rowId, ...set) => {
+            const assignments = Object.fromEntries(columns.map((column, i) => [column, set[i]])) as Updateable<ShipmentsTable>;
+            return db
+              .updateTable('shipments')
+              .set(assignments)
+              .where('id', '=', rowId as number)
+              .returningAll();
+          })
+        : null;
+    if (!prepared) {
+      return this.db.updateTable('shipments').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    }
+    const row = await prepared.executeTakeFirst(this.db, id, ...values);
+    if (!row) throw new NoResultError(this.db.updateTable('shipments').set(changes).where('id', '=', id).toOperationNode());
+    return row;
   }
 
   findByUuid(accountId: number, shipmentUuid: string): Promise<ShipmentRow | undefined> {
-    return this.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('shipment_uuid', '=', shipmentUuid)
-      .executeTakeFirst();
+    return findByUuid.executeTakeFirst(this.db, accountId, shipmentUuid);
   }
 
   findByShipmentId(accountId: number, shipmentId: string): Promise<ShipmentRow | undefined> {
-    return this.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('shipment_id', '=', shipmentId)
-      .executeTakeFirst();
+    return findByShipmentId.executeTakeFirst(this.db, accountId, shipmentId);
   }
 
   async replaceTags(accountId: number, shipmentRowId: number, tags: string[]): Promise<void> {

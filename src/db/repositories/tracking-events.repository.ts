@@ -1,7 +1,49 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, TrackingEventsTable } from '../schema.js';
 
 export type TrackingEventRow = Selectable<TrackingEventsTable>;
+
+type NewEventRow = Insertable<TrackingEventsTable>;
+/** Rows per insert statement: under the dialects' bound-parameter limits. */
+const CHUNK = 200;
+/** Inserts by row count and columns: a carrier answer has a handful of new events, so few shapes recur. */
+const inserts = new PreparedQueryFamily<unknown[], { id: number }>(100);
+
+function insertStatement(columns: Array<keyof NewEventRow>, count: number) {
+  return (db: Kysely<Database>, ...values: unknown[]) =>
+    db
+      .insertInto('tracking_events')
+      .values(
+        Array.from(
+          { length: count },
+          (_, row) => Object.fromEntries(columns.map((column, i) => [column, values[row * columns.length + i]])) as NewEventRow,
+        ),
+      )
+      .onConflict((oc) => oc.columns(['shipment_row_id', 'dedupe_key']).doNothing())
+      .returning('id');
+}
+
+const listForShipment = new PreparedQuery((db, shipmentRowId: number) =>
+  db
+    .selectFrom('tracking_events')
+    .selectAll()
+    .where('shipment_row_id', '=', shipmentRowId)
+    .orderBy('time_utc', 'desc')
+    .orderBy('sequence', 'desc')
+    .orderBy('id', 'desc'),
+);
+const latestWithPhase = new PreparedQuery((db, shipmentRowId: number) =>
+  db
+    .selectFrom('tracking_events')
+    .selectAll()
+    .where('shipment_row_id', '=', shipmentRowId)
+    .where('phase_key', 'is not', null)
+    .orderBy('time_utc', 'desc')
+    .orderBy('sequence', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
 
 export class TrackingEventsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -11,28 +53,37 @@ export class TrackingEventsRepository {
     if (rows.length === 0) return 0;
     let inserted = 0;
     // Chunks keep each statement under the dialects' bound-parameter limits.
-    for (let i = 0; i < rows.length; i += 200) {
-      const result = await this.db
-        .insertInto('tracking_events')
-        .values(rows.slice(i, i + 200))
-        .onConflict((oc) => oc.columns(['shipment_row_id', 'dedupe_key']).doNothing())
-        .returning('id')
-        .execute();
-      inserted += result.length;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      inserted += (await this.insertChunk(rows.slice(i, i + CHUNK))).length;
     }
     return inserted;
   }
 
+  private insertChunk(rows: NewEventRow[]): Promise<Array<{ id: number }>> {
+    const columns = Object.keys(rows[0]) as Array<keyof NewEventRow>;
+    const shape = columns.join(',');
+    const values: unknown[] = [];
+    let prepared = rows.length <= 50;
+    for (const row of rows) {
+      if (!prepared) break;
+      const keys = Object.keys(row);
+      if (keys.length !== columns.length || keys.join(',') !== shape) prepared = false;
+      for (const column of columns) values.push(row[column]);
+    }
+    const query =
+      prepared && values.every(isBindable) ? inserts.get(`${rows.length}:${shape}`, () => insertStatement(columns, rows.length)) : null;
+    if (query) return query.execute(this.db, ...values);
+    return this.db
+      .insertInto('tracking_events')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['shipment_row_id', 'dedupe_key']).doNothing())
+      .returning('id')
+      .execute();
+  }
+
   /** A shipment's events, newest first by normalized time, then by the carrier's own order. */
   listForShipment(shipmentRowId: number): Promise<TrackingEventRow[]> {
-    return this.db
-      .selectFrom('tracking_events')
-      .selectAll()
-      .where('shipment_row_id', '=', shipmentRowId)
-      .orderBy('time_utc', 'desc')
-      .orderBy('sequence', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+    return listForShipment.execute(this.db, shipmentRowId);
   }
 
   /** Events of several shipments at once (list pages), each shipment's newest first. */
@@ -54,15 +105,6 @@ export class TrackingEventsRepository {
 
   /** The newest event that carries a standard phase, for deciding status and phase. */
   latestWithPhase(shipmentRowId: number): Promise<TrackingEventRow | undefined> {
-    return this.db
-      .selectFrom('tracking_events')
-      .selectAll()
-      .where('shipment_row_id', '=', shipmentRowId)
-      .where('phase_key', 'is not', null)
-      .orderBy('time_utc', 'desc')
-      .orderBy('sequence', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    return latestWithPhase.executeTakeFirst(this.db, shipmentRowId);
   }
 }

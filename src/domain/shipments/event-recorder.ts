@@ -14,6 +14,22 @@ export interface RecordResult {
   stateChanged: boolean;
 }
 
+export interface RecordOptions {
+  correction?: boolean;
+  /** The caller read `shipment` under a row lock in this transaction, so it is current: no second read. */
+  locked?: boolean;
+}
+
+/** What storing events changes on the shipment row, not written yet. */
+export interface EventChanges {
+  created: number;
+  /** Columns to write, or null when no event was new. */
+  changes: Pick<ShipmentRow, 'status' | 'phase_key' | 'updated_at' | 'last_tracking_update_at'> | null;
+  /** The shipment the changes apply to (re-read under a lock unless the caller held one). */
+  shipment: ShipmentRow;
+  stateChanged: boolean;
+}
+
 /**
  * Stores events a shipment has not seen yet (by de-duplication key) and moves its status and phase from
  * the newest event that carries a phase, by the rules of `nextTrackingState` (never backwards from a
@@ -24,22 +40,38 @@ export async function recordEvents(
   shipment: ShipmentRow,
   events: NewEvent[],
   now: string,
-  options: { correction?: boolean } = {},
+  options: RecordOptions = {},
 ): Promise<RecordResult> {
+  const result = await storeEvents(repos, shipment, events, now, options);
+  if (!result.changes) return { created: result.created, shipment: result.shipment, stateChanged: false };
+  const updated = await repos.shipments.update(result.shipment.id, result.changes);
+  return { created: result.created, shipment: updated, stateChanged: result.stateChanged };
+}
+
+/**
+ * `recordEvents` up to the shipment's update: inserts the new events and decides status and phase, and
+ * leaves writing the row to the caller, so that it can write everything it changes in one statement.
+ */
+export async function storeEvents(
+  repos: Repositories,
+  shipment: ShipmentRow,
+  events: NewEvent[],
+  now: string,
+  options: RecordOptions = {},
+): Promise<EventChanges> {
   const created = await repos.events.insertNew(events.map((e) => ({ ...e, shipment_row_id: shipment.id, created_at: now })));
-  if (created === 0) return { created, shipment, stateChanged: false };
+  if (created === 0) return { created, changes: null, shipment, stateChanged: false };
   // Re-read under a row lock: a poll and a manual event on one shipment must not overwrite each other's state.
-  shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
+  if (!options.locked) shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
   const latest = await repos.events.latestWithPhase(shipment.id);
   const transition = nextTrackingState(
     { status: shipment.status as ShipmentStatus, phase_key: isPhaseKey(shipment.phase_key) ? shipment.phase_key : null },
     { phase_key: latest && isPhaseKey(latest.phase_key) ? (latest.phase_key as PhaseKey) : null, correction: options.correction },
   );
-  const updated = await repos.shipments.update(shipment.id, {
-    status: transition.status,
-    phase_key: transition.phase_key,
-    updated_at: now,
-    last_tracking_update_at: now,
-  });
-  return { created, shipment: updated, stateChanged: transition.changed };
+  return {
+    created,
+    changes: { status: transition.status, phase_key: transition.phase_key, updated_at: now, last_tracking_update_at: now },
+    shipment,
+    stateChanged: transition.changed,
+  };
 }

@@ -1,11 +1,13 @@
+import type { Updateable } from 'kysely';
 import type { CarrierAdapter, CarrierEvent, TrackResult } from '../../carriers/carrier.js';
 import { eventKey } from '../../carriers/event-key.js';
 import { isPhaseKey } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentsTable } from '../../db/schema.js';
 import { parseEventTime } from '../tracking/event-time.js';
-import { type NewEvent, recordEvents } from './event-recorder.js';
+import { type NewEvent, storeEvents } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import { SHIPMENT_STATUS } from './shipment-status.js';
@@ -37,7 +39,7 @@ export function toNewEvents(
       return;
     }
     rows.push({
-      dedupe_key: eventKey(adapter.record.id, trackingNumber, event),
+      dedupe_key: eventKey(adapter.record.id, trackingNumber, event, time),
       origin: 'carrier',
       event: event.event,
       event_key: event.event_key,
@@ -106,8 +108,7 @@ export class TrackingService {
     nowText: string,
   ): Promise<ShipmentRow> {
     const before = await repos.shipments.lock(claimed.id);
-    if (podFile && before) await repos.shipments.update(before.id, { pod_file: podFile });
-    const after = await this.applyIn(repos, before ?? claimed, claimed, result, context);
+    const after = await this.applyIn(repos, before, claimed, result, context, podFile);
     if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
       await this.onStateChange(repos, after, nowText);
     return after;
@@ -116,74 +117,81 @@ export class TrackingService {
   async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
     const nowText = this.clock.now().toISOString();
     // The proof is fetched before the transaction: no carrier call runs while rows are locked.
-    const podFile =
-      result.status === 'ok' && result.proof_of_delivery && this.proofs
-        ? await this.proofs.capture(claimed, result.proof_of_delivery)
-        : null;
-    return this.repos.transaction(async (repos) => {
-      const before = await repos.shipments.lock(claimed.id);
-      if (podFile && before) await repos.shipments.update(before.id, { pod_file: podFile });
-      const after = await this.applyIn(repos, before ?? claimed, claimed, result, context);
-      if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
-        await this.onStateChange(repos, after, nowText);
-      return after;
-    });
+    const podFile = await this.capturePod(claimed, result);
+    return this.repos.transaction((repos) => this.applyLocked(repos, claimed, result, context, podFile, nowText));
   }
 
+  /**
+   * Decides everything an answer changes on the shipment row and writes it in one update at the end
+   * (the events go in first). `before` is the row as read under the lock; undefined if it is gone.
+   */
   private async applyIn(
     repos: Repositories,
-    locked: ShipmentRow,
+    before: ShipmentRow | undefined,
     claimed: ShipmentRow,
     result: TrackResult,
     context: ApplyContext,
+    podFile: string | null,
   ): Promise<ShipmentRow> {
     const now = this.clock.now();
     const nowText = now.toISOString();
     const jitter = (this.options.random ?? Math.random)();
-    let shipment = locked;
+    const id = (before ?? claimed).id;
+    const changes: Updateable<ShipmentsTable> = {};
+    /** The row as it will be once `changes` are written. */
+    let shipment: ShipmentRow = before ?? claimed;
+    const change = (more: Updateable<ShipmentsTable>) => {
+      Object.assign(changes, more);
+      shipment = { ...shipment, ...(more as Partial<ShipmentRow>) };
+    };
+    const write = async (more: Updateable<ShipmentsTable> = {}): Promise<ShipmentRow> => {
+      change(more);
+      return Object.keys(changes).length > 0 ? repos.shipments.update(id, changes) : shipment;
+    };
+    if (podFile && before) change({ pod_file: podFile });
     // The tracking identity changed while the carrier was asked: this answer is for the old one.
-    if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return shipment;
+    if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return write();
 
     if (result.status === 'error') {
       const failures = shipment.poll_failures + 1;
       const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
-      return repos.shipments.update(shipment.id, { poll_failures: failures, next_poll_at: next.toISOString() });
+      return write({ poll_failures: failures, next_poll_at: next.toISOString() });
     }
 
     if (result.status === 'not_found') {
       const started = new Date(shipment.tracking_started_at ?? nowText);
       if (now.getTime() - started.getTime() >= this.options.windowMs) {
         const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
-        return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+        return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
       }
       const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
-      return repos.shipments.update(shipment.id, { next_poll_at: next.toISOString(), poll_failures: 0 });
+      return write({ next_poll_at: next.toISOString(), poll_failures: 0 });
     }
 
     const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
     const correction = result.events.some((e) => e.correction === true);
-    const recorded = await recordEvents(repos, shipment, rows, nowText, { correction });
-    shipment = recorded.shipment;
+    const stored = await storeEvents(repos, shipment, rows, nowText, { correction, locked: before !== undefined });
+    if (stored.changes) {
+      // Without a lock held, storeEvents read the row again; nothing was changed before that point then.
+      shipment = stored.shipment;
+      change(stored.changes);
+    }
     if (result.expected_delivery) {
       const body = JSON.parse(shipment.body);
       const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
       if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
         body.expected_delivery = window;
-        shipment = await repos.shipments.update(shipment.id, {
-          body: JSON.stringify(body),
-          updated_at: nowText,
-          last_tracking_update_at: nowText,
-        });
+        change({ body: JSON.stringify(body), updated_at: nowText, last_tracking_update_at: nowText });
       }
     }
     const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
     if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
       const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;
-      return repos.shipments.update(shipment.id, { status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+      return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
     }
     const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
     const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
-    return repos.shipments.update(shipment.id, { next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
+    return write({ next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
   }
 
   /** Ends tracking of a shipment whose carrier configuration is gone. */

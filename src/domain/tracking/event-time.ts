@@ -154,6 +154,19 @@ export function offsetAt(instant: number, timeZone: string): number {
  * happens in between for real zones.
  */
 function wallTimeToInstant(wall: number, timeZone: string): number {
+  // Each conversion asks the zone's rules three times; carriers repeat the same local times on every poll.
+  const key = `${timeZone} ${wall}`;
+  const known = instants.get(key);
+  if (known !== undefined) return known;
+  const instant = computeWallTimeToInstant(wall, timeZone);
+  if (instants.size >= 50_000) instants.clear();
+  instants.set(key, instant);
+  return instant;
+}
+
+const instants = new Map<string, number>();
+
+function computeWallTimeToInstant(wall: number, timeZone: string): number {
   const before = offsetAt(wall - DAY_MS, timeZone);
   const after = offsetAt(wall + DAY_MS, timeZone);
   const candidates = [...new Set([wall - before * MINUTE_MS, wall - after * MINUTE_MS])]

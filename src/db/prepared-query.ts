@@ -1,0 +1,89 @@
+import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+interface Template {
+  sql: string;
+  query: CompiledQuery['query'];
+  /** The compiled parameters; the argument slots are overwritten on each run. */
+  parameters: readonly unknown[];
+  /** [parameter index, argument index] pairs. */
+  slots: Array<[number, number]>;
+}
+
+/** Stands for argument `i` while the query is compiled; never a value a caller would pass. */
+const placeholder = (i: number) => `\u0000wb-arg-${i}\u0000`;
+
+/**
+ * A query of fixed shape, built and compiled once per dialect and then run with new argument values.
+ * Building and compiling a query costs more than running a point query, and hot paths run the same few
+ * queries on every request. Every argument must end up as a bound parameter of the compiled query
+ * (a value compared to or inserted, never an identifier, a list of varying length, or a value the builder
+ * branches on). Runs on the database or on a transaction alike.
+ */
+export class PreparedQuery<A extends unknown[], R> {
+  private readonly templates = new WeakMap<object, Template>();
+
+  constructor(private readonly build: (db: Kysely<Database>, ...args: A) => Compilable<R>) {}
+
+  async execute(db: Kysely<Database>, ...args: A): Promise<R[]> {
+    const executor = db.getExecutor();
+    // Plugins transform queries as they are compiled; such an executor gets a freshly built query every time.
+    if (executor.plugins.length > 0) return (await db.executeQuery(this.build(db, ...args))).rows;
+    let template = this.templates.get(executor.adapter);
+    if (!template) {
+      template = this.compile(db, args.length);
+      this.templates.set(executor.adapter, template);
+    }
+    const parameters = template.parameters.slice();
+    for (const [at, arg] of template.slots) parameters[at] = args[arg];
+    const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
+    return result.rows;
+  }
+
+  async executeTakeFirst(db: Kysely<Database>, ...args: A): Promise<R | undefined> {
+    return (await this.execute(db, ...args))[0];
+  }
+
+  private compile(db: Kysely<Database>, arity: number): Template {
+    const placeholders = Array.from({ length: arity }, (_, i) => placeholder(i));
+    const compiled = this.build(db, ...(placeholders as A)).compile();
+    const slots: Array<[number, number]> = [];
+    compiled.parameters.forEach((value, at) => {
+      const arg = placeholders.indexOf(value as string);
+      if (arg >= 0) slots.push([at, arg]);
+    });
+    for (let i = 0; i < arity; i++) {
+      if (!slots.some(([, arg]) => arg === i) || compiled.sql.includes(placeholders[i])) {
+        throw new Error(`PreparedQuery: argument ${i} is not a bound parameter of "${compiled.sql}"`);
+      }
+    }
+    return { sql: compiled.sql, query: compiled.query, parameters: compiled.parameters, slots };
+  }
+}
+
+/** Values a query can bind as they are: anything else (objects, raw SQL, undefined) takes the builder's path. */
+export function isBindable(value: unknown): boolean {
+  return (
+    value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean'
+  );
+}
+
+/**
+ * Prepared queries of one family by shape (for example an update by the columns it sets), made on first use.
+ * At most `limit` shapes are kept; an unusual shape beyond that is built on each call instead.
+ */
+export class PreparedQueryFamily<A extends unknown[], R> {
+  private readonly queries = new Map<string, PreparedQuery<A, R>>();
+
+  constructor(private readonly limit = 64) {}
+
+  get(shape: string, build: () => (db: Kysely<Database>, ...args: A) => Compilable<R>): PreparedQuery<A, R> | null {
+    let query = this.queries.get(shape);
+    if (!query) {
+      if (this.queries.size >= this.limit) return null;
+      query = new PreparedQuery(build());
+      this.queries.set(shape, query);
+    }
+    return query;
+  }
+}
