@@ -66,7 +66,8 @@ export class ConflictError extends DomainError {
 
 /** Gathers field messages at nested paths; array positions become string keys. */
 export class FieldErrorCollector {
-  private readonly root: FieldErrors = {};
+  // Objects without a prototype: a field name chosen by a caller (`__proto__`, `constructor`) is just a key.
+  private readonly root: FieldErrors = Object.create(null);
   private count = 0;
 
   add(fieldPath: Array<string | number>, message: string): void {
@@ -75,7 +76,7 @@ export class FieldErrorCollector {
     fieldPath.forEach((segment, index) => {
       const key = String(segment);
       const last = index === fieldPath.length - 1;
-      const existing = node[key];
+      const existing = Object.hasOwn(node, key) ? node[key] : undefined;
       if (last) {
         if (Array.isArray(existing)) {
           if (!existing.includes(message)) existing.push(message);
@@ -90,7 +91,7 @@ export class FieldErrorCollector {
         }
       } else {
         if (existing === undefined || Array.isArray(existing)) {
-          const child: FieldErrors = {};
+          const child: FieldErrors = Object.create(null);
           if (Array.isArray(existing)) child.non_field_errors = existing;
           node[key] = child;
         }

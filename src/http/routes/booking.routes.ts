@@ -10,7 +10,7 @@ type Nested = { [key: string]: Array<{ api_response: string; standard_error_mess
 
 /** Booking errors name each message `{api_response, standard_error_message}`, as the interface shows. */
 function asStandardMessages(errors: FieldErrors): Nested {
-  const out: Nested = {};
+  const out: Nested = Object.create(null);
   for (const [field, value] of Object.entries(errors)) {
     out[field] = Array.isArray(value)
       ? value.map((message) => ({ api_response: '4030', standard_error_message: message }))
