@@ -106,15 +106,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const outbox = new WebhookOutbox(clock);
   shipments.events = outbox;
   returns.events = outbox;
-  // A tracking change moves a return's ticket and is announced; delivery is announced on its own too.
-  const followTracking = async (trx: Repositories, shipment: ShipmentRow, now: string) => {
-    await returns.followTracking(trx, shipment, now);
-    await outbox.emit(trx, { accountId: shipment.account_id, type: 'shipment.updated', shipmentRowId: shipment.id });
-    if (shipment.status === 'delivered')
-      await outbox.emit(trx, { accountId: shipment.account_id, type: 'shipment.delivered', shipmentRowId: shipment.id });
+  // A tracking change moves a return's ticket and is announced; arriving at delivered is announced on its own too.
+  const followTracking = async (trx: Repositories, before: ShipmentRow, after: ShipmentRow, now: string) => {
+    if (after.status !== before.status || after.phase_key !== before.phase_key) await returns.followTracking(trx, after, now);
+    await outbox.emit(trx, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
+    if (after.status === 'delivered' && before.status !== 'delivered') {
+      await outbox.emit(trx, { accountId: after.account_id, type: 'shipment.delivered', shipmentRowId: after.id });
+    }
   };
-  tracking.onStateChange = followTracking;
-  manualEvents.onStateChange = followTracking;
+  tracking.onChange = followTracking;
+  manualEvents.onChange = followTracking;
   shipmentReader.extras = {
     documents: (rows) => documents.refsFor(rows),
     returns: (row) => returns.returnsInfo(row),

@@ -18,6 +18,7 @@ import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
+import { carrierHookRoutes } from './routes/carrier-hooks.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
@@ -124,6 +125,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerMetrics(app);
   await app.register(opsRoutes);
   await app.register(fileRoutes);
+  await app.register(carrierHookRoutes);
   const limiter = options.redis
     ? new RedisRateLimiter(options.redis, context.clock, options.rateLimitPrefix)
     : new MemoryRateLimiter(context.clock);

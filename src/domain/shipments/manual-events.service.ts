@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { EVENT_KEYS, type EventKey, isEventKey, phaseOfEvent } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector } from '../errors.js';
 import { isValidTimeZone, parseEventTime } from '../tracking/event-time.js';
 import { type NewEvent, recordEvents } from './event-recorder.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
+import type { TrackingChangeHook } from './tracking.service.js';
 
 export interface ManualEventInput {
   event: string;
@@ -20,8 +20,8 @@ export interface ManualEventInput {
 
 /** Tracking events a merchant adds by hand (POST /v5/events/create/). */
 export class ManualEventsService {
-  /** Called in the same transaction after a shipment's tracking state moved (returns follow it). */
-  onStateChange: ((repos: Repositories, shipment: ShipmentRow, now: string) => Promise<unknown>) | null = null;
+  /** Called in the same transaction when new events changed what the shipment shows (returns follow it, webhooks announce it). */
+  onChange: TrackingChangeHook | null = null;
 
   constructor(
     private readonly repos: Repositories,
@@ -76,7 +76,7 @@ export class ManualEventsService {
         prepared.map((e) => ({ ...e, carrier_name: name })),
         now,
       );
-      if (result.stateChanged && this.onStateChange) await this.onStateChange(repos, result.shipment, now);
+      if (result.created > 0 && this.onChange) await this.onChange(repos, shipment, result.shipment, now);
       return { shipment_uuid: shipment.shipment_uuid, events_created: result.created };
     });
   }

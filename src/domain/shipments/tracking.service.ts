@@ -60,9 +60,15 @@ export function toNewEvents(
  * Applies one carrier answer to one shipment: stores new events, moves status and phase, records the
  * expected delivery, and decides the next poll — or ends tracking when the window has passed.
  */
+/** What changed hooks see: the shipment before and after, in the transaction of the change. */
+export type TrackingChangeHook = (repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string) => Promise<unknown>;
+
 export class TrackingService {
-  /** Called in the same transaction after a shipment's tracking state was written (returns follow it). */
-  onStateChange: ((repos: Repositories, shipment: ShipmentRow, now: string) => Promise<unknown>) | null = null;
+  /**
+   * Called in the same transaction when tracking changed what a shipment shows (new events, status, phase,
+   * expected delivery): returns follow it, webhooks announce it.
+   */
+  onChange: TrackingChangeHook | null = null;
 
   constructor(
     private readonly repos: Repositories,
@@ -109,8 +115,13 @@ export class TrackingService {
   ): Promise<ShipmentRow> {
     const before = await repos.shipments.lock(claimed.id);
     const after = await this.applyIn(repos, before, claimed, result, context, podFile);
-    if (this.onStateChange && (after.status !== before?.status || after.phase_key !== before?.phase_key))
-      await this.onStateChange(repos, after, nowText);
+    if (
+      this.onChange &&
+      before &&
+      (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)
+    ) {
+      await this.onChange(repos, before, after, nowText);
+    }
     return after;
   }
 
