@@ -78,6 +78,16 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
     routerOptions: { maxParamLength: 200 },
+    // Errors Fastify answers before routing (a path with broken percent-encoding) get the envelope too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      reply
+        .code(400)
+        .type('application/json; charset=utf-8')
+        .send({
+          api_response: '4000',
+          message: `Invalid request format: ${error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid URL encoding' : error.message}`,
+        });
+    },
     connectionTimeout: 30_000,
     requestTimeout: 30_000,
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -77,7 +77,7 @@ export function registerValidation(app: FastifyInstance): void {
     // A body that is not an object fails its schema at the root, which says more than its contents would.
     const body = request.body;
     const object = body !== null && typeof body === 'object' && !Array.isArray(body);
-    const nul = nulAt(request.query) ?? (object ? nulAt(body) : null);
+    const nul = nulAt(request.params) ?? nulAt(request.query) ?? (object ? nulAt(body) : null);
     if (nul) return done(new ValidationError(fieldErrorAt(nul, 'Must not contain the NUL character.')));
     if (!object) return done();
     const path = tooDeep(body);

@@ -263,9 +263,7 @@ describe('fuzz: raw requests', () => {
     FUZZ_TIMEOUT,
   );
 
-  // Known: Fastify answers a path with invalid percent-encoding (FST_ERR_BAD_URL) itself, outside the
-  // error handler; the fix is the `frameworkErrors` option of buildApp (src/http/app.ts). See docs/reliability.md.
-  it.fails('a path with invalid percent-encoding is refused in the envelope (known issue)', async () => {
+  it('a path with invalid percent-encoding is refused in the envelope', async () => {
     const { t, acct } = world;
     const res = await t.app.inject({
       method: 'GET',
