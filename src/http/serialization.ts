@@ -6,7 +6,7 @@ type Schema = Record<string, unknown>;
 /**
  * `T | null` written as `anyOf: [T, {type: null}]` (how TypeBox spells nullable) makes the serializer try
  * each branch at run time; a type list (`type: ['string', 'null']`) serializes the same JSON several times
- * faster. The OpenAPI document keeps the original schemas.
+ * faster. Records become `additionalProperties` (see below). The OpenAPI document keeps the original schemas.
  */
 export function simplifyNullable(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(simplifyNullable);
@@ -22,6 +22,13 @@ export function simplifyNullable(schema: unknown): unknown {
   }
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) out[key] = simplifyNullable(value);
+  // A record (`patternProperties: {"^(.*)$": …}`) matches keys by a regular expression whose `.` stops at line
+  // breaks, so keys holding one would be dropped from the output; any key is the intent.
+  const patterns = out.patternProperties as Schema | undefined;
+  if (patterns && Object.keys(patterns).length === 1 && '^(.*)$' in patterns) {
+    out.additionalProperties = patterns['^(.*)$'];
+    delete out.patternProperties;
+  }
   return out;
 }
 

@@ -64,6 +64,12 @@ describe('the envelope on every path', () => {
     expect(res.headers['x-request-id']).toBeTruthy();
   });
 
+  it('names a field whose name holds line breaks', async () => {
+    const res = await t.admin('POST', '/admin/v1/accounts/', { name: 'x', 'a\r\nb': 1 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual({ 'a\r\nb': ['Unknown field.'] });
+  });
+
   it('keys validation errors by field', async () => {
     const res = await t.admin('POST', '/admin/v1/accounts/', { features: ['teleport'], extra: 1 });
     expect(res.statusCode).toBe(400);
