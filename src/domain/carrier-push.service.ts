@@ -31,7 +31,7 @@ export class CarrierPushService {
     carrierId: string,
   ): Promise<{ push_token: string; push_url: string } | null> {
     const adapter = this.carriers.get(carrierId);
-    if (!adapter || !adapter.capabilities.push || !acceptsPush(adapter)) return null;
+    if (!adapter?.capabilities.push || !acceptsPush(adapter)) return null;
     const token = `wbpush_${randomToken(32)}`;
     await this.repos.carrierPush.setTokenHash(accountId, carrierReference, sha256Hex(token));
     return { push_token: token, push_url: `${this.publicUrl}/carrier-hooks/${carrierId}/` };

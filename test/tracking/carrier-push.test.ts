@@ -9,7 +9,10 @@ describe('POST /carrier-hooks/{carrier_id}/', () => {
   beforeAll(async () => {
     t = await createTestApp();
     acct = await t.account();
-    const created = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, { carrier_reference: 'sb', carrier_id: 'sandbx' });
+    const created = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
+      carrier_reference: 'sb',
+      carrier_id: 'sandbx',
+    });
     expect(created.statusCode).toBe(201);
     pushToken = created.json().push_token;
     expect(pushToken).toMatch(/^wbpush_/);
@@ -32,7 +35,12 @@ describe('POST /carrier-hooks/{carrier_id}/', () => {
   }
 
   const push = (body: unknown, token = pushToken, carrier = 'sandbx') =>
-    t.app.inject({ method: 'POST', url: `/carrier-hooks/${carrier}/`, headers: { authorization: `Bearer ${token}` }, payload: body as object });
+    t.app.inject({
+      method: 'POST',
+      url: `/carrier-hooks/${carrier}/`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: body as object,
+    });
 
   it('applies pushed events through the same normalization as a poll, without duplicates', async () => {
     await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'PUSH-1', tracking_number: 'WB4000300', carrier_reference: 'sb' });
