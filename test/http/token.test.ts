@@ -50,6 +50,7 @@ describe('POST /auth/oauth/token/', () => {
     ['not base64', () => 'Basic %%%not-base64%%%'],
     ['no colon', () => `Basic ${Buffer.from('justone').toString('base64')}`],
     ['bearer instead of basic', () => `Bearer ${acct.token}`],
+    ['control characters', () => `Basic ${Buffer.from('a\u0000b:a\u0000b').toString('base64')}`],
   ])('refuses %s with 403 Key not authorized', async (_name, header) => {
     const res = await request(header());
     expect(res.statusCode).toBe(403);

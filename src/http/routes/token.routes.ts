@@ -17,6 +17,8 @@ export function parseBasic(header: string | undefined): { clientId: string; clie
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0 || colon === decoded.length - 1) return null;
+  // Credentials are printable text; anything else (NUL, control characters) cannot match and is not looked up.
+  if (!/^[\x20-\x7e]{1,200}$/.test(decoded)) return null;
   return { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) };
 }
 
