@@ -44,21 +44,7 @@ export const pudoSearch: Scenario = {
     try {
       const base = generatePudoDataset().length;
       const records = generatePudoDataset({ scale: total / base, seed: 'bench' });
-      await context.repos.transaction((repos) =>
-        repos.pudo.insertMany(
-          records.map((record) => ({
-            carrier_id: 'sandbx',
-            pudo_location_uuid: record.pudo_location_uuid,
-            pudo_location_id: record.pudo_location_id,
-            lat: record.lat,
-            lng: record.lng,
-            postal_code: record.address.postal_code ?? null,
-            country_code: record.address.country_code ?? null,
-            record: JSON.stringify(record),
-            updated_at: record.updated_date,
-          })),
-        ),
-      );
+      await context.repos.transaction((repos) => repos.pudo.insertRecords('sandbx', records));
       const account = await context.accounts.create({ name: 'bench' });
       const row = await context.accounts.require(account.account_uuid);
       await context.carrierConfigs.add(row.id, { carrier_reference: 'sb', carrier_id: 'sandbx' });

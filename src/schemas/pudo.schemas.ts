@@ -1,18 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from './common.js';
+import { OperatingHours } from './shipment-output.schemas.js';
 
 const S = () => Type.String();
 const NS = () => Nullable(Type.String());
-
-const OperatingHours = Type.Object({
-  service_name: S(),
-  operating_day: S(),
-  time_zone: S(),
-  first_open_hours: NS(),
-  second_open_hours: NS(),
-  first_cutoff: NS(),
-  second_cutoff: NS(),
-});
 
 const addressFields = [
   'location_type',

@@ -115,7 +115,8 @@ const shipmentV5Fields = {
 
 export const ShipmentV5 = Type.Object({ ...shipmentV5Fields, all_events: Type.Array(EventV5) }, { description: 'Shipment, v5 shape' });
 
-const OperatingHours = Type.Object({
+/** Operating hours as CollectionPoint and PudoLocation both carry them. */
+export const OperatingHours = Type.Object({
   service_name: S(),
   operating_day: S(),
   time_zone: S(),

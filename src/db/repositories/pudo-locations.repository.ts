@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { BoundingBox } from '../../domain/pudo/geo.js';
+import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
 import type { Database, PudoLocationsTable } from '../schema.js';
 
 export type PudoLocationRow = Selectable<PudoLocationsTable>;
@@ -14,6 +15,23 @@ export class PudoLocationsRepository {
       .where('carrier_id', '=', carrierId)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** Stores a carrier's locations (the position and postal code as indexed columns, the record as JSON). */
+  async insertRecords(carrierId: string, records: readonly PudoLocationRecord[]): Promise<void> {
+    await this.insertMany(
+      records.map((record) => ({
+        carrier_id: carrierId,
+        pudo_location_uuid: record.pudo_location_uuid,
+        pudo_location_id: record.pudo_location_id,
+        lat: record.lat,
+        lng: record.lng,
+        postal_code: record.address.postal_code ?? null,
+        country_code: record.address.country_code ?? null,
+        record: JSON.stringify(record),
+        updated_at: record.updated_date,
+      })),
+    );
   }
 
   async insertMany(rows: Insertable<PudoLocationsTable>[]): Promise<void> {

@@ -116,20 +116,6 @@ export class PudoService {
     const records = adapter.pudoLocations();
     this.centroids.set(carrierId, new PostalCentroidIndex(records));
     if ((await this.repos.pudo.countForCarrier(carrierId)) >= records.length) return;
-    await this.repos.transaction((repos) =>
-      repos.pudo.insertMany(
-        records.map((record) => ({
-          carrier_id: carrierId,
-          pudo_location_uuid: record.pudo_location_uuid,
-          pudo_location_id: record.pudo_location_id,
-          lat: record.lat,
-          lng: record.lng,
-          postal_code: record.address.postal_code ?? null,
-          country_code: record.address.country_code ?? null,
-          record: JSON.stringify(record),
-          updated_at: record.updated_date,
-        })),
-      ),
-    );
+    await this.repos.transaction((repos) => repos.pudo.insertRecords(carrierId, records));
   }
 }
