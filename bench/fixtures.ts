@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { type ChildServer, childEnv, freePort, startChild } from './harness.js';
+import { type ChildServer, childEnv, freePort, type Measurement, startChild } from './harness.js';
 
 /** A whole number from the environment (scenario sizes), or the default. */
 export function envInteger(name: string, fallback: number): number {
@@ -17,6 +17,19 @@ export function percentile(sorted: number[], share: number): number {
 }
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** A Measurement from per-operation latencies (ms): rate over `seconds`, p50 and p99. */
+export function latencyMeasurement(label: string, latencies: number[], count: number, seconds: number, decimals = 2): Measurement {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    label,
+    url: '',
+    requestsPerSecond: count / seconds,
+    latencyP50Ms: round(percentile(sorted, 0.5), decimals),
+    latencyP99Ms: round(percentile(sorted, 0.99), decimals),
+    totalRequests: count,
+  };
+}
 
 export async function json<T>(res: Response, expected: number, what: string): Promise<T> {
   if (res.status !== expected) throw new Error(`${what}: HTTP ${res.status} ${await res.text()}`);

@@ -2,53 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { seedAccount } from '../fixtures.js';
 import { type ChildServer, childEnv, compare, freePort, measure, type Scenario, startChild } from '../harness.js';
 import { profileArgs } from './shipment-details.js';
 
 const route = '/v5/carrier-configs/';
-
-async function json<T>(res: Response, expected: number, what: string): Promise<T> {
-  if (res.status !== expected) throw new Error(`${what}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** An account with credentials and one carrier configuration, made through the admin API; returns a bearer token. */
-async function seed(url: string, adminToken: string): Promise<string> {
-  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-  const account = await json<{ account_uuid: string }>(
-    await fetch(`${url}/admin/v1/accounts/`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench' }) }),
-    201,
-    'create account',
-  );
-  const accountPath = `${url}/admin/v1/accounts/${account.account_uuid}`;
-  const creds = await json<{ client_id: string; client_secret: string }>(
-    await fetch(`${accountPath}/credentials/`, { method: 'POST', headers: { authorization: admin.authorization } }),
-    201,
-    'create credentials',
-  );
-  await json(
-    await fetch(`${accountPath}/carrier-configs/`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ carrier_reference: 'bench-sandbox', carrier_id: 'sandbx', booking: ['outbound'] }),
-    }),
-    201,
-    'create carrier config',
-  );
-  const token = await json<{ access_token: string }>(
-    await fetch(`${url}/auth/oauth/token/`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    }),
-    200,
-    'token',
-  );
-  return token.access_token;
-}
 
 /**
  * GET /v5/carrier-configs/ on the built service (embedded SQLite, token check, rate limit, metrics,
@@ -80,7 +38,7 @@ export const carrierConfigs: Scenario = {
         readyPath: '/healthz',
       });
       servers.push(service);
-      const token = await seed(service.url, adminToken);
+      const { token } = await seedAccount(service.url, adminToken);
       const headers = { authorization: `Bearer ${token}` };
 
       const sample = await fetch(`${service.url}${route}`, { headers });

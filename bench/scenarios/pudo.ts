@@ -8,22 +8,10 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import type { Caller } from '../../src/domain/auth.service.js';
 import { searchPudoLocations } from '../../src/domain/pudo/pudo-search.js';
-import { envInteger, percentile, round } from '../fixtures.js';
-import type { Measurement, Scenario, ScenarioResult } from '../harness.js';
+import { envInteger, latencyMeasurement } from '../fixtures.js';
+import type { Scenario, ScenarioResult } from '../harness.js';
 
 const GOAL_P99_MS = 5;
-
-function figures(label: string, latencies: number[], seconds: number): Measurement {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    label,
-    url: '',
-    requestsPerSecond: latencies.length / seconds,
-    latencyP50Ms: round(percentile(sorted, 0.5), 3),
-    latencyP99Ms: round(percentile(sorted, 0.99), 3),
-    totalRequests: latencies.length,
-  };
-}
 
 /**
  * PUDO_LOCATIONS sandbox locations (default 10,000, the data set scaled) in the indexed table of a temporary
@@ -62,10 +50,12 @@ export const pudoSearch: Scenario = {
         await context.pudo.search(caller, { carrier_reference: 'sb', lat: point.lat, lng: point.lng, radius_meters: 5_000, limit: 20 });
         indexed.push(performance.now() - t0);
       }
-      const target = figures(
+      const target = latencyMeasurement(
         `PudoService.search, ${records.length.toLocaleString('en')} locations (searches/s)`,
         indexed,
+        indexed.length,
         (performance.now() - started) / 1000,
+        3,
       );
 
       const scanned: number[] = [];
@@ -75,7 +65,13 @@ export const pudoSearch: Scenario = {
         searchPudoLocations(records, { lat: point.lat, lng: point.lng, radiusMeters: 5_000, limit: 20 });
         scanned.push(performance.now() - t0);
       }
-      const baseline = figures('full scan of the records in memory', scanned, (performance.now() - started) / 1000);
+      const baseline = latencyMeasurement(
+        'full scan of the records in memory',
+        scanned,
+        scanned.length,
+        (performance.now() - started) / 1000,
+        3,
+      );
       return {
         name: 'pudo',
         description: pudoSearch.description,

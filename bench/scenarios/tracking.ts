@@ -13,7 +13,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ShipmentRow } from '../../src/db/repositories/shipments.repository.js';
 import { ShipmentsRepository } from '../../src/db/repositories/shipments.repository.js';
 import { toNewEvents } from '../../src/domain/shipments/tracking.service.js';
-import { CARRIER_REFERENCE, envInteger, percentile, round, shipmentBody } from '../fixtures.js';
+import { CARRIER_REFERENCE, envInteger, latencyMeasurement, percentile, round, shipmentBody } from '../fixtures.js';
 import type { Measurement, Scenario, ScenarioResult } from '../harness.js';
 
 const GOAL_EVENTS_PER_SECOND = 20_000;
@@ -31,18 +31,6 @@ const DAY_MS = 86_400_000;
 function silentContext(dataDir: string): Promise<AppContext> {
   const config = loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   return createContext(config, { logger: pino({ level: 'silent' }) });
-}
-
-function latencyFigures(label: string, latencies: number[], count: number, seconds: number): Measurement {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    label,
-    url: '',
-    requestsPerSecond: count / seconds,
-    latencyP50Ms: round(percentile(sorted, 0.5), 2),
-    latencyP99Ms: round(percentile(sorted, 0.99), 2),
-    totalRequests: count,
-  };
 }
 
 /** Runs tasks with at most `limit` in flight, as the poller does per carrier. */
@@ -140,7 +128,7 @@ async function runStore(): Promise<ScenarioResult> {
     const storeSeconds = (performance.now() - storeStarted) / 1000;
     const stored = Number((await sql<{ n: number }>`select count(*) as n from tracking_events`.execute(context.database.db)).rows[0].n);
     if (stored !== normalized) throw new Error(`stored ${stored} events, the carrier answers held ${normalized}`);
-    const target = latencyFigures(
+    const target = latencyMeasurement(
       `TrackingService.applyBatch (events/s; latency per batch of ${CARRIER_BATCH})`,
       latencies,
       stored,
@@ -330,13 +318,13 @@ async function runClaim(): Promise<ScenarioResult> {
     }
     const claimSeconds = (performance.now() - claimStarted) / 1000;
     if (claimed !== dueNow) throw new Error(`claimed ${claimed} of ${dueNow} due shipments`);
-    const target = latencyFigures(
+    const target = latencyMeasurement(
       `claimDuePolls(…, ${CLAIM_BATCH}) (claims/s; latency per claim)`,
       latencies,
       latencies.length,
       claimSeconds,
     );
-    const baseline = latencyFigures('select count(*) from shipments (runs/s)', countLatencies, countLatencies.length, countSeconds);
+    const baseline = latencyMeasurement('select count(*) from shipments (runs/s)', countLatencies, countLatencies.length, countSeconds);
     const sortedClaims = [...latencies].sort((a, b) => a - b);
     return {
       name: trackingClaim.name,

@@ -8,8 +8,8 @@ import { request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import type { Caller } from '../../src/domain/auth.service.js';
-import { envInteger, percentile, round } from '../fixtures.js';
-import type { Measurement, Scenario, ScenarioResult } from '../harness.js';
+import { envInteger, latencyMeasurement } from '../fixtures.js';
+import type { Scenario, ScenarioResult } from '../harness.js';
 
 const GOAL_PER_SECOND = 2_000;
 const GOAL_P99_MS = 1_000;
@@ -33,18 +33,6 @@ async function startReceiver(): Promise<{ url: string; arrivals: Map<string, num
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     arrivals,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function figures(label: string, latencies: number[], count: number, seconds: number): Measurement {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    label,
-    url: '',
-    requestsPerSecond: count / seconds,
-    latencyP50Ms: round(percentile(sorted, 0.5), 1),
-    latencyP99Ms: round(percentile(sorted, 0.99), 1),
-    totalRequests: count,
   };
 }
 
@@ -88,7 +76,13 @@ export const webhookDelivery: Scenario = {
       const latencies = [...committed]
         .filter(([id]) => receiver.arrivals.has(id))
         .map(([id, at]) => (receiver.arrivals.get(id) ?? at) - at);
-      const target = figures('outbox → worker → receiver (deliveries/s; commit-to-receipt ms)', latencies, receiver.arrivals.size, seconds);
+      const target = latencyMeasurement(
+        'outbox → worker → receiver (deliveries/s; commit-to-receipt ms)',
+        latencies,
+        receiver.arrivals.size,
+        seconds,
+        1,
+      );
       await context.worker.stop();
 
       // Baseline: the same count of bodies of the same size, posted directly with 16 in flight.
@@ -108,7 +102,13 @@ export const webhookDelivery: Scenario = {
           }
         }),
       );
-      const baseline = figures('direct POSTs to the receiver, 16 in flight', direct, count, (performance.now() - baseStart) / 1000);
+      const baseline = latencyMeasurement(
+        'direct POSTs to the receiver, 16 in flight',
+        direct,
+        count,
+        (performance.now() - baseStart) / 1000,
+        1,
+      );
       const met = target.requestsPerSecond >= GOAL_PER_SECOND && target.latencyP99Ms <= GOAL_P99_MS;
       return {
         name: 'webhooks',
