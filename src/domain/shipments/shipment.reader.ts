@@ -60,10 +60,10 @@ export class ShipmentReader {
 
   async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<Record<string, unknown>> {
     const row = await findShipment(this.repos, caller.accountId, identifier);
-    return this.present(caller, row, version);
+    return this.present(row, version);
   }
 
-  async present(_caller: Caller, row: ShipmentRow, version: ShapeVersion): Promise<Record<string, unknown>> {
+  async present(row: ShipmentRow, version: ShapeVersion): Promise<Record<string, unknown>> {
     const [aggregate] = await this.aggregates([row], version);
     return presentShipment(aggregate, version, this.lookups);
   }

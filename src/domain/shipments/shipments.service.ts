@@ -176,7 +176,7 @@ export class ShipmentsService {
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       return row;
     });
-    return this.reader.present(caller, updated, version);
+    return this.reader.present(updated, version);
   }
 
   /** Asks for a carrier poll now (POST /v5/shipment/trigger-adhoc-update/). */

@@ -1,6 +1,5 @@
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WebhookEventRow } from '../../db/repositories/webhooks.repository.js';
-import type { Caller } from '../auth.service.js';
 import { bookingView } from '../bookings/booking.presenter.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import type { PudoService } from '../pudo/pudo.service.js';
@@ -8,9 +7,6 @@ import { fullTicketView } from '../returns/return.presenter.js';
 import type { ShapeVersion } from '../shipments/shipment.presenter.js';
 import type { ShipmentReader } from '../shipments/shipment.reader.js';
 import type { EventRefs } from './webhook-types.js';
-
-/** Rendering for a webhook acts for no caller: the event's rows are already the account's own. */
-const system: Caller = { accountId: 0, accountUuid: '', clientId: 'webhooks', features: new Set() };
 
 /**
  * The body of a webhook: `{type, event_id, timestamp, sequence, data, …}` with the shipment in the
@@ -32,7 +28,7 @@ export class WebhookPayloads {
       event_id: event.event_id,
       timestamp: event.created_at,
       sequence: event.sequence,
-      data: shipment ? await this.reader.present(system, shipment, format) : null,
+      data: shipment ? await this.reader.present(shipment, format) : null,
     };
     if (refs.return_ticket) body.return_ticket = refs.return_ticket;
     else if (refs.return_row_id !== undefined && shipment) {
