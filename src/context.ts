@@ -29,6 +29,7 @@ import { TrackingService } from './domain/shipments/tracking.service.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
+import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
@@ -143,7 +144,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   );
   const carrierPush = new CarrierPushService(repos, carriers, tracking, config.publicUrl);
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
-  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller]);
+  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller, new HousekeepingTask(repos, clock)]);
   return {
     config,
     clock,

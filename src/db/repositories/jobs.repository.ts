@@ -82,12 +82,4 @@ export class JobsRepository {
     const result = await this.db.deleteFrom('jobs').where('status', '=', 'done').where('updated_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
-
-  countByStatus(): Promise<Array<{ kind: string; status: string; n: number }>> {
-    return this.db
-      .selectFrom('jobs')
-      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy(['kind', 'status'])
-      .execute();
-  }
 }
