@@ -14,6 +14,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
+import { consoleRoutes } from './console/console.routes.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
@@ -142,5 +143,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(tokenRoutes, { limiter });
   await app.register(merchantRoutes, { limiter });
   await app.register(adminRoutes, { prefix: '/admin/v1' });
+  await app.register(consoleRoutes, { prefix: '/console', limiter });
   return app;
 }

@@ -38,4 +38,17 @@ export class ReturnsRepository {
   findByShipment(shipmentRowId: number): Promise<ReturnRow | undefined> {
     return this.db.selectFrom('returns').selectAll().where('shipment_row_id', '=', shipmentRowId).executeTakeFirst();
   }
+
+  /** The account's returns, newest first, with their shipment's ids; `beforeId` continues after the last row of a page. */
+  listForAccount(accountId: number, options: { status?: string; beforeId?: number; limit: number }) {
+    let query = this.db
+      .selectFrom('returns as r')
+      .innerJoin('shipments as s', 's.id', 'r.shipment_row_id')
+      .selectAll('r')
+      .select(['s.shipment_uuid', 's.shipment_id'])
+      .where('r.account_id', '=', accountId);
+    if (options.status) query = query.where('r.status', '=', options.status);
+    if (options.beforeId !== undefined) query = query.where('r.id', '<', options.beforeId);
+    return query.orderBy('r.id', 'desc').limit(options.limit).execute();
+  }
 }

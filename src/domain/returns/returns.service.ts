@@ -13,7 +13,7 @@ import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import { orderItemWarnings } from './order-match.js';
 import { amountText, calculatedRefund } from './refund.js';
 import { createdTicketView, detailsOf, fullTicketView, type ReturnDetails, returnsInfoView } from './return.presenter.js';
-import { MERCHANT_TRANSITIONS, RETURN_STATUS, type ReturnStatus, statusFromTracking } from './return-status.js';
+import { MERCHANT_TRANSITIONS, RETURN_STATUS, RETURN_STATUSES, type ReturnStatus, statusFromTracking } from './return-status.js';
 
 type CreateBody = Static<typeof ReturnCreateBody>;
 type UpdateBody = Static<typeof ReturnUpdateBody>;
@@ -192,6 +192,32 @@ export class ReturnsService {
       });
       return fullTicketView(updated, shipment?.shipment_uuid ?? '');
     });
+  }
+
+  /**
+   * The account's return tickets, newest first, a page at a time (`before` is the `next` of the previous page),
+   * each with the states a merchant may move it to.
+   */
+  async list(caller: Caller, options: { status?: string; before?: number; limit?: number } = {}) {
+    if (!caller.features.has('returns')) throw new FeatureNotEnabledError('returns');
+    if (options.status !== undefined && !RETURN_STATUSES.includes(options.status as ReturnStatus)) {
+      throw ValidationError.at(['return_status'], `Must be one of: ${RETURN_STATUSES.join(', ')}.`);
+    }
+    const limit = options.limit ?? 25;
+    const rows = await this.repos.returns.listForAccount(caller.accountId, {
+      status: options.status,
+      beforeId: options.before,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    return {
+      data: page.map((row) => ({
+        ...fullTicketView(row, row.shipment_uuid),
+        shipment_id: row.shipment_id,
+        allowed_next: MERCHANT_TRANSITIONS[row.status as ReturnStatus] ?? [],
+      })),
+      next: rows.length > limit ? page[page.length - 1].id : null,
+    };
   }
 
   /** ReturnsInfo for shipment details v5.2, or null when the shipment is not a return shipment. */

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderMessagePage } from '../pages/console/message.html.js';
+import { renderSignIn } from '../pages/console/sign-in.html.js';
+import type { RateLimiter } from '../rate-limit.js';
+import { clearCookie, cookie, newSignInToken, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE, sameToken, sendHtml } from './console-session.js';
+
+const SIGN_IN_PATH = '/console/sign-in/';
+/** Credentials are printable text, as on the token endpoint; anything else is never looked up. */
+const PRINTABLE = /^[\x20-\x7e]{1,200}$/;
+
+/**
+ * Signing in and out. The form posts the client id and secret to the server, which exchanges them through
+ * the auth service (as `POST /auth/oauth/token/` does) and keeps only the resulting token, in an HttpOnly cookie.
+ */
+export async function signInRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
+  const { auth } = app.context;
+
+  /** A fresh sign-in form with its own token in a cookie (double submit: a cross-site form cannot know it). */
+  const showForm = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: { clientId?: string; error?: string; info?: string },
+  ) => {
+    const formToken = newSignInToken();
+    reply.header('set-cookie', cookie(request, SIGN_IN_COOKIE, formToken, { path: SIGN_IN_PATH, maxAgeSeconds: 3600 }));
+    return sendHtml(reply, status, renderSignIn({ formToken, ...extra }));
+  };
+
+  app.get('/sign-in/', async (request, reply) => {
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token && (await auth.authenticate(token))) return reply.redirect('/console/shipments/', 303);
+    const { reason } = request.query as { reason?: unknown };
+    const info =
+      reason === 'expired' ? 'Your session has ended. Sign in again.' : reason === 'signed-out' ? 'You have signed out.' : undefined;
+    return showForm(request, reply, 200, { info });
+  });
+
+  app.post('/sign-in/', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const expected = readCookie(request, SIGN_IN_COOKIE);
+    if (!expected || !sameToken(body.csrf, expected)) {
+      return showForm(request, reply, 403, { error: 'This sign-in form has expired or did not come from the console. Try again.' });
+    }
+    const clientId = typeof body.client_id === 'string' ? body.client_id.trim() : '';
+    const secret = typeof body.client_secret === 'string' ? body.client_secret : '';
+    if (!PRINTABLE.test(clientId) || !PRINTABLE.test(secret)) {
+      return showForm(request, reply, 400, {
+        clientId: PRINTABLE.test(clientId) ? clientId : undefined,
+        error: 'Enter your client id and client secret.',
+      });
+    }
+    // The same budget as the token endpoint: per client id.
+    const decision = await options.limiter.hit(`client:${clientId}`, app.context.config.rateLimitPerSecond);
+    if (!decision.allowed) {
+      reply.header('retry-after', decision.resetSeconds);
+      return sendHtml(reply, 429, renderMessagePage({ title: 'Too many attempts', text: 'Wait a moment, then try again.' }));
+    }
+    const issued = await auth.issueToken(clientId, secret);
+    if (!issued) {
+      return showForm(request, reply, 401, {
+        clientId,
+        error: 'The client id or secret is not right, or these credentials were revoked.',
+      });
+    }
+    reply.header('set-cookie', [
+      cookie(request, SESSION_COOKIE, issued.access_token, { path: '/console/', maxAgeSeconds: issued.expires_in }),
+      clearCookie(request, SIGN_IN_COOKIE, SIGN_IN_PATH),
+    ]);
+    return reply.redirect('/console/shipments/', 303);
+  });
+}
+
+/** Signing out (a signed-in, token-checked form): the cookie is removed. */
+export async function signOutRoutes(app: FastifyInstance): Promise<void> {
+  app.post('/sign-out/', async (request, reply) => {
+    reply.header('set-cookie', clearCookie(request, SESSION_COOKIE, '/console/'));
+    return reply.redirect('/console/sign-in/?reason=signed-out', 303);
+  });
+}
