@@ -25,7 +25,11 @@ describe('console: sign-in, session and headers', () => {
     expect(session?.attributes).not.toContain('Secure');
     // The secret is not in any header or page of the answer.
     expect(JSON.stringify(res.headers) + res.body).not.toContain(acct.clientSecret);
-    const page = await t.app.inject({ method: 'GET', url: '/console/shipments/', headers: { cookie: `waybill_console=${session!.value}` } });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/console/shipments/',
+      headers: { cookie: `waybill_console=${session!.value}` },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(acct.clientId);
   });
