@@ -131,6 +131,84 @@ describe('POST /v5/shipment/import/', () => {
     ]);
   });
 
+  it('links rows of one order_id to one order, later rows updating its fields as one create after another would', async () => {
+    const before = await t.as(acct)('POST', '/v5/shipment/', { shipment_id: 'ord-pre-0', order_id: 'ord-pre', order_reference: 'R0' });
+    expect(before.statusCode, before.body).toBe(200);
+    const csv = [
+      'shipment_id,order_id,order_reference,tags',
+      'ord-a-1,ord-new,R1,x|y',
+      'ord-a-2,ord-new,,y',
+      'ord-a-3,ord-new,R3,',
+      'ord-a-4,ord-pre,,',
+      'ord-a-5,ord-pre,R5,',
+    ].join('\n');
+    expect((await upload(csv)).json().data).toMatchObject({ created: 5, errors: [] });
+    const shown = await Promise.all(
+      ['ord-a-1', 'ord-a-2', 'ord-a-3', 'ord-a-4', 'ord-a-5', 'ord-pre-0'].map(async (id) => (await details(id)).json().data),
+    );
+    const [a1, a2, a3, a4, a5, pre] = shown;
+    expect(new Set([a1, a2, a3].map((s) => s.order.order_uuid)).size).toBe(1);
+    expect(a3.order.order_reference).toBe('R3');
+    expect(a4.order.order_uuid).toBe(pre.order.order_uuid);
+    expect(a5.order.order_reference).toBe('R5');
+  });
+
+  it("announces each imported shipment to the account's webhook endpoints", async () => {
+    const local = await createTestApp({ env: { WAYBILL_ALLOW_PRIVATE_WEBHOOKS: 'true' } });
+    try {
+      const hooked = await local.account();
+      const endpoint = await local.call(hooked.token, 'POST', '/v5/webhooks/', {
+        url: 'http://127.0.0.1:9/in',
+        events: ['shipment.created'],
+      });
+      expect(endpoint.statusCode, endpoint.body).toBe(201);
+      const res = await local.app.inject({
+        method: 'POST',
+        url: '/v5/shipment/import/',
+        headers: { authorization: `Bearer ${hooked.token}`, 'content-type': 'text/csv' },
+        payload: ['shipment_id', 'hook-1', 'hook-2', 'hook-3'].join('\n'),
+      });
+      expect(res.json().data.created).toBe(3);
+      const events = await local.context.database.db
+        .selectFrom('webhook_events')
+        .innerJoin('shipments', 'shipments.id', 'webhook_events.shipment_row_id')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.event_row_id', 'webhook_events.id')
+        .innerJoin('jobs', (join) => join.on('jobs.kind', '=', 'webhook.deliver'))
+        .select(['shipments.shipment_id', 'webhook_events.type', 'webhook_events.sequence', 'webhook_deliveries.status'])
+        .distinct()
+        .orderBy('shipments.shipment_id')
+        .execute();
+      expect(events).toEqual(
+        ['hook-1', 'hook-2', 'hook-3'].map((id) => ({ shipment_id: id, type: 'shipment.created', sequence: 1, status: 'pending' })),
+      );
+      const jobs = await local.context.database.db.selectFrom('jobs').select('payload').where('kind', '=', 'webhook.deliver').execute();
+      expect(jobs).toHaveLength(3);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('keeps rows all-or-nothing when two imports of the same shipment_ids run at once', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `race-${i}`);
+    const [one, two] = await Promise.all([
+      upload(['shipment_id', ...ids].join('\n')),
+      upload(['shipment_id', ...ids.reverse()].join('\n')),
+    ]);
+    const results = [one.json().data, two.json().data];
+    expect(results[0].created + results[1].created).toBe(300);
+    for (const data of results) {
+      expect(data.rows).toBe(300);
+      expect(data.created + data.errors.length).toBe(300);
+      for (const error of data.errors) expect(error.errors.shipment_id[0]).toContain('already exists');
+    }
+    const stored = await t.context.database.db
+      .selectFrom('shipments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('shipment_id', 'like', 'race-%')
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(300);
+  });
+
   it('accepts files larger than the API body limit, up to 50 MiB', async () => {
     const note = 'n'.repeat(400);
     const rows = Array.from({ length: 3000 }, (_, i) => `big-${i},${note}`);

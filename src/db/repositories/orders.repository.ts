@@ -29,6 +29,34 @@ export class OrdersRepository {
     return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
   }
 
+  /**
+   * `insertOrGet` for many orders of one account in two statements: each order_id is inserted unless the
+   * account has it, and comes back with whether this call created it.
+   */
+  async insertOrGetMany(accountId: number, rows: Insertable<OrdersTable>[]): Promise<Map<string, { order: OrderRow; created: boolean }>> {
+    const out = new Map<string, { order: OrderRow; created: boolean }>();
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      const inserted = await this.db
+        .insertInto('orders')
+        .values(chunk)
+        .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
+        .returningAll()
+        .execute();
+      for (const order of inserted) out.set(order.order_id, { order, created: true });
+      const rest = chunk.map((row) => row.order_id).filter((orderId) => !out.has(orderId));
+      if (rest.length === 0) continue;
+      const existing = await this.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('order_id', 'in', rest)
+        .execute();
+      for (const order of existing) out.set(order.order_id, { order, created: false });
+    }
+    return out;
+  }
+
   async findByIds(ids: number[]): Promise<OrderRow[]> {
     if (ids.length === 0) return [];
     if (ids.length === 1) return findById.execute(this.db, ids[0]);

@@ -16,6 +16,11 @@ const findByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: s
   db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_id', '=', shipmentId),
 );
 
+/** Multi-row inserts by row count and columns: imports write full chunks, so one or two shapes recur. */
+const insertManyQueries = new PreparedQueryFamily<unknown[], { id: number; shipment_uuid: string }>(16);
+/** Rows per multi-row statement: well under both dialects' bound-parameter limits (20 columns × 200). */
+const INSERT_CHUNK = 200;
+
 export interface ShipmentListFilter {
   createdFrom?: string;
   createdTo?: string;
@@ -88,6 +93,70 @@ export class ShipmentsRepository {
 
   findByShipmentId(accountId: number, shipmentId: string): Promise<ShipmentRow | undefined> {
     return findByShipmentId.executeTakeFirst(this.db, accountId, shipmentId);
+  }
+
+  /**
+   * Inserts many new shipments in multi-row statements (imports); returns their ids and uuids in the
+   * order given. All or nothing: a unique violation fails the whole call.
+   */
+  async insertMany(rows: Insertable<ShipmentsTable>[]): Promise<Array<{ id: number; shipment_uuid: string }>> {
+    const out: Array<{ id: number; shipment_uuid: string }> = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const columns = Object.keys(chunk[0]) as Array<keyof Insertable<ShipmentsTable>>;
+      const values: unknown[] = [];
+      for (const row of chunk) for (const column of columns) values.push(row[column]);
+      const prepared = values.every(isBindable)
+        ? insertManyQueries.get(
+            `${chunk.length}:${columns.join(',')}`,
+            () =>
+              (db, ...args) =>
+                db
+                  .insertInto('shipments')
+                  .values(
+                    chunk.map(
+                      (_, r) =>
+                        Object.fromEntries(
+                          columns.map((column, c) => [column, args[r * columns.length + c]]),
+                        ) as Insertable<ShipmentsTable>,
+                    ),
+                  )
+                  .returning(['id', 'shipment_uuid']),
+          )
+        : null;
+      const inserted = prepared
+        ? await prepared.execute(this.db, ...values)
+        : await this.db.insertInto('shipments').values(chunk).returning(['id', 'shipment_uuid']).execute();
+      // RETURNING gives no order guarantee: match rows by their uuid.
+      const byUuid = new Map(inserted.map((row) => [row.shipment_uuid, row]));
+      for (const row of chunk) out.push(byUuid.get(row.shipment_uuid) as { id: number; shipment_uuid: string });
+    }
+    return out;
+  }
+
+  /** Which of these shipment_ids the account already has. */
+  async existingShipmentIds(accountId: number, shipmentIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < shipmentIds.length; i += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('shipments')
+        .select('shipment_id')
+        .where('account_id', '=', accountId)
+        .where('shipment_id', 'in', shipmentIds.slice(i, i + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) found.add(row.shipment_id);
+    }
+    return found;
+  }
+
+  /** Tags of new shipments, in multi-row statements. */
+  async insertTags(rows: Array<{ shipment_row_id: number; account_id: number; tag: string }>): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK * 4) {
+      await this.db
+        .insertInto('shipment_tags')
+        .values(rows.slice(i, i + INSERT_CHUNK * 4))
+        .execute();
+    }
   }
 
   async replaceTags(accountId: number, shipmentRowId: number, tags: string[]): Promise<void> {

@@ -3,7 +3,7 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { type FieldErrors, ValidationError } from '../errors.js';
-import type { ShipmentsService } from '../shipments/shipments.service.js';
+import type { CreateManyOutcome, ShipmentsService } from '../shipments/shipments.service.js';
 import { CsvError } from './csv.js';
 import { type ImportFormat, type ImportRow, importRows } from './import-rows.js';
 
@@ -39,9 +39,9 @@ export interface ImportOptions {
 }
 
 /**
- * Creates shipments from a CSV or JSON Lines file, row by row with the rules of POST /v5/shipment/.
- * Each row is all-or-nothing (a savepoint of its own); rows are committed in chunks, so a large file
- * neither holds one long transaction nor pays a commit per row.
+ * Creates shipments from a CSV or JSON Lines file, each row with the rules of POST /v5/shipment/ and
+ * all-or-nothing. Rows are written in chunks (one transaction and a few multi-row statements per chunk),
+ * so a large file neither holds one long transaction nor pays a commit or a round trip per row.
  */
 export class ShipmentImportService {
   constructor(
@@ -84,7 +84,35 @@ export class ShipmentImportService {
     return result;
   }
 
+  /**
+   * A chunk of rows that passed the structural checks: created together (`createManyIn`, each row still
+   * refused alone by the create rules). Should the batch fail in the database (a shipment_id created by
+   * someone else meanwhile), the chunk is done again row by row, each in a savepoint of its own.
+   */
   private async createChunk(caller: Caller, rows: ImportRow[], result: ImportResult, options: ImportOptions): Promise<void> {
+    let outcomes: CreateManyOutcome[];
+    try {
+      outcomes = await this.repos.transaction((trx) =>
+        this.shipments.createManyIn(
+          trx,
+          caller,
+          rows.map((row) => row.body as ShipmentWrite & { shipment_id: string }),
+          { source: IMPORT_SOURCE, skipExisting: options.skipExisting },
+        ),
+      );
+    } catch {
+      return this.createRowByRow(caller, rows, result, options);
+    }
+    outcomes.forEach((outcome, i) => {
+      const row = rows[i];
+      const shipmentId = (row.body as { shipment_id: string }).shipment_id;
+      if (outcome.result === 'created') result.created++;
+      else if (outcome.result === 'exists') result.skipped.push({ row: row.row, line: row.line, shipment_id: shipmentId });
+      else result.errors.push({ row: row.row, line: row.line, shipment_id: shipmentId, errors: outcome.errors });
+    });
+  }
+
+  private async createRowByRow(caller: Caller, rows: ImportRow[], result: ImportResult, options: ImportOptions): Promise<void> {
     await this.repos.transaction(async (trx) => {
       for (const row of rows) {
         const body = row.body as ShipmentWrite & { shipment_id: string };

@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentsTable } from '../../db/schema.js';
 import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
-import { FieldErrorCollector, ValidationError } from '../errors.js';
+import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
 import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 import type { ShipmentReader } from './shipment.reader.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
-import { checkShipmentInput } from './shipment-input.js';
+import { type CarrierLookup, checkShipmentInput } from './shipment-input.js';
 import { SHIPMENT_STATUS } from './shipment-status.js';
 
 /** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
@@ -61,6 +63,17 @@ export interface CreateOptions {
   shipmentType?: 'return' | null;
 }
 
+export interface CreateManyOptions extends CreateOptions {
+  /** Inputs whose shipment_id the account already has (or that an earlier input repeats) come back as `exists`. */
+  skipExisting?: boolean;
+}
+
+/** What became of one input of `createManyIn`, in the order given. */
+export type CreateManyOutcome =
+  | { result: 'created'; shipmentRowId: number; shipmentUuid: string }
+  | { result: 'exists' }
+  | { result: 'invalid'; errors: FieldErrors };
+
 /** Creating and changing shipments: the rules of the Shipment record. */
 export class ShipmentsService {
   /** Where created and changed shipments are announced (webhooks). */
@@ -90,7 +103,7 @@ export class ShipmentsService {
     options: CreateOptions = {},
   ): Promise<{ shipment: ShipmentRow; order: OrderRow | null }> {
     const errors = new FieldErrorCollector();
-    const normalized = await this.check(repos, caller, input, errors);
+    const normalized = await this.check(carrierLookup(repos, caller.accountId), input, errors);
     if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
     if (await repos.shipments.findByShipmentId(caller.accountId, input.shipment_id)) {
       errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
@@ -132,6 +145,130 @@ export class ShipmentsService {
     }
   }
 
+  /**
+   * Creates many shipments in the caller's transaction with the rules of `createIn`, each input refused
+   * alone with its field errors, and the valid ones written together: one look-up of existing shipment_ids,
+   * orders and shipments in multi-row statements, carrier configurations read once. A database error
+   * (e.g. a shipment_id created concurrently) fails the whole call; the caller then falls back to `createIn`.
+   */
+  async createManyIn(
+    repos: Repositories,
+    caller: Caller,
+    inputs: Array<ShipmentWrite & { shipment_id: string }>,
+    options: CreateManyOptions = {},
+  ): Promise<CreateManyOutcome[]> {
+    const accountId = caller.accountId;
+    const carriers = new Map<string, Promise<{ carrier_id: string } | undefined>>();
+    const lookup = (ref: string) => {
+      let found = carriers.get(ref);
+      if (!found) {
+        found = repos.carrierConfigs.find(accountId, ref);
+        carriers.set(ref, found);
+      }
+      return found;
+    };
+    const existing = await repos.shipments.existingShipmentIds(
+      accountId,
+      inputs.map((input) => input.shipment_id),
+    );
+    const outcomes: CreateManyOutcome[] = [];
+    const valid: Array<{ index: number; input: ShipmentWrite & { shipment_id: string }; normalized: ShipmentWrite }> = [];
+    for (const [index, input] of inputs.entries()) {
+      if (options.skipExisting && existing.has(input.shipment_id)) {
+        outcomes.push({ result: 'exists' });
+        continue;
+      }
+      const errors = new FieldErrorCollector();
+      const normalized = await this.check(lookup, input, errors);
+      if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
+      if (existing.has(input.shipment_id)) errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
+      if (!errors.empty) {
+        outcomes.push({ result: 'invalid', errors: errors.result() });
+        continue;
+      }
+      // A later input with the same shipment_id meets this one as existing.
+      existing.add(input.shipment_id);
+      outcomes.push({ result: 'exists' });
+      valid.push({ index, input, normalized });
+    }
+    if (valid.length === 0) return outcomes;
+
+    const now = this.clock.now().toISOString();
+    const orders = await this.upsertOrders(
+      repos,
+      accountId,
+      valid.map((v) => v.input),
+      now,
+    );
+    const rows: Insertable<ShipmentsTable>[] = [];
+    for (const { input, normalized } of valid) {
+      const tracked = Boolean(input.tracking_number && input.carrier_reference);
+      rows.push({
+        account_id: accountId,
+        shipment_uuid: randomUUID(),
+        shipment_id: input.shipment_id,
+        tracking_number: input.tracking_number ?? null,
+        carrier_reference: input.carrier_reference ?? null,
+        carrier_id: input.carrier_reference ? ((await lookup(input.carrier_reference))?.carrier_id ?? null) : null,
+        order_row_id: input.order_id ? (orders.get(input.order_id)?.id ?? null) : null,
+        status: SHIPMENT_STATUS.pending,
+        phase_key: null,
+        source: options.source ?? 'api',
+        shipment_type: options.shipmentType ?? null,
+        tracking_page_reference: randomToken(16),
+        body: JSON.stringify(pickBody(normalized, {})),
+        created_at: now,
+        updated_at: now,
+        tracking_started_at: tracked ? now : null,
+        next_poll_at: tracked ? now : null,
+        last_tracking_update_at: tracked ? now : null,
+      });
+    }
+    const inserted = await repos.shipments.insertMany(rows);
+    const tags: Array<{ shipment_row_id: number; account_id: number; tag: string }> = [];
+    valid.forEach(({ index, normalized }, k) => {
+      const { id, shipment_uuid } = inserted[k];
+      outcomes[index] = { result: 'created', shipmentRowId: id, shipmentUuid: shipment_uuid };
+      for (const tag of new Set(normalized.tags ?? [])) tags.push({ shipment_row_id: id, account_id: accountId, tag });
+    });
+    await repos.shipments.insertTags(tags);
+    await this.events.emitMany(
+      repos,
+      inserted.map(({ id }) => ({ accountId, type: 'shipment.created', shipmentRowId: id })),
+    );
+    return outcomes;
+  }
+
+  /** `upsertOrder` for the orders of many inputs, in input order: the first input of an order_id creates it. */
+  private async upsertOrders(repos: Repositories, accountId: number, inputs: ShipmentWrite[], now: string): Promise<Map<string, OrderRow>> {
+    const firstOf = new Map<string, ShipmentWrite>();
+    for (const input of inputs) if (input.order_id && !firstOf.has(input.order_id)) firstOf.set(input.order_id, input);
+    if (firstOf.size === 0) return new Map();
+    const found = await repos.orders.insertOrGetMany(
+      accountId,
+      [...firstOf].map(([orderId, input]) => ({
+        account_id: accountId,
+        order_uuid: randomUUID(),
+        order_id: orderId,
+        order_reference: input.order_reference ?? null,
+        source_type: input.order_source_type ?? null,
+        source_name: input.order_source_name ?? null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    const orders = new Map<string, OrderRow>();
+    for (const input of inputs) {
+      if (!input.order_id) continue;
+      const entry = found.get(input.order_id) as { order: OrderRow; created: boolean };
+      // As one create after another: an input that did not create its order updates the order's given fields.
+      const createdByThis = entry.created && firstOf.get(input.order_id) === input;
+      if (!createdByThis && hasOrderFields(input)) entry.order = await this.updateOrderFields(repos, entry.order.id, input, now);
+      orders.set(input.order_id, entry.order);
+    }
+    return orders;
+  }
+
   async update(
     caller: Caller,
     identifier: ShipmentIdentifier,
@@ -144,7 +281,7 @@ export class ShipmentsService {
       if (input.shipment_id !== undefined && input.shipment_id !== current.shipment_id) {
         errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
       }
-      const normalized = await this.check(repos, caller, input, errors);
+      const normalized = await this.check(carrierLookup(repos, caller.accountId), input, errors);
       if (input.order_id === undefined || input.order_id === null) {
         if (current.order_row_id === null || input.order_id === null) this.refuseOrderFieldsWithoutOrder(input, errors);
       }
@@ -200,12 +337,15 @@ export class ShipmentsService {
     });
   }
 
-  private async check(repos: Repositories, caller: Caller, input: ShipmentWrite, errors: FieldErrorCollector): Promise<ShipmentWrite> {
-    const normalized = await checkShipmentInput(input, (ref) => repos.carrierConfigs.find(caller.accountId, ref), errors);
+  private async check(lookup: CarrierLookup, input: ShipmentWrite, errors: FieldErrorCollector): Promise<ShipmentWrite> {
+    const normalized = await checkShipmentInput(input, lookup, errors);
     if (normalized.linked_shipments) {
       const linked = [];
       for (const entry of normalized.linked_shipments) {
-        linked.push({ ...entry, carrier_id: await this.carrierIdOf(repos, caller.accountId, entry.carrier_reference) });
+        linked.push({
+          ...entry,
+          carrier_id: entry.carrier_reference ? ((await lookup(entry.carrier_reference))?.carrier_id ?? null) : null,
+        });
       }
       normalized.linked_shipments = linked;
     }
@@ -247,6 +387,10 @@ export class ShipmentsService {
     if (!carrierReference) return null;
     return (await repos.carrierConfigs.find(accountId, carrierReference))?.carrier_id ?? null;
   }
+}
+
+function carrierLookup(repos: Repositories, accountId: number): CarrierLookup {
+  return (ref) => repos.carrierConfigs.find(accountId, ref);
 }
 
 function hasOrderFields(input: ShipmentWrite): boolean {

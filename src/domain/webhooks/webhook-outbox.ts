@@ -12,9 +12,11 @@ export const WEBHOOK_MAX_ATTEMPTS = 8;
 /** Where services announce what happened; the default announces to nobody. */
 export interface EventSink {
   emit(repos: Repositories, event: DomainEvent): Promise<void>;
+  /** Many events of one transaction (imports): the same as emitting each, with shared look-ups. */
+  emitMany(repos: Repositories, events: DomainEvent[]): Promise<void>;
 }
 
-export const silentSink: EventSink = { emit: async () => undefined };
+export const silentSink: EventSink = { emit: async () => undefined, emitMany: async () => undefined };
 
 export function subscribes(endpoint: WebhookEndpointRow, type: string): boolean {
   if (endpoint.enabled !== 1) return false;
@@ -31,7 +33,23 @@ export class WebhookOutbox implements EventSink {
   constructor(private readonly clock: Clock) {}
 
   async emit(repos: Repositories, event: DomainEvent): Promise<void> {
-    const endpoints = (await repos.webhooks.listEndpoints(event.accountId)).filter((endpoint) => subscribes(endpoint, event.type));
+    await this.emitTo(repos, event, await repos.webhooks.listEndpoints(event.accountId));
+  }
+
+  async emitMany(repos: Repositories, events: DomainEvent[]): Promise<void> {
+    const endpointsOf = new Map<number, WebhookEndpointRow[]>();
+    for (const event of events) {
+      let endpoints = endpointsOf.get(event.accountId);
+      if (!endpoints) {
+        endpoints = await repos.webhooks.listEndpoints(event.accountId);
+        endpointsOf.set(event.accountId, endpoints);
+      }
+      await this.emitTo(repos, event, endpoints);
+    }
+  }
+
+  private async emitTo(repos: Repositories, event: DomainEvent, all: WebhookEndpointRow[]): Promise<void> {
+    const endpoints = all.filter((endpoint) => subscribes(endpoint, event.type));
     if (endpoints.length === 0) return;
     const now = this.clock.now().toISOString();
     const sequence = await repos.webhooks.nextSequence(event.shipmentRowId);
