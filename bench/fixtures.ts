@@ -49,6 +49,11 @@ export async function startService(options: {
   adminToken: string;
   command?: 'start' | 'serve';
   nodeArgs?: string[];
+  /** PostgreSQL instead of SQLite in dataDir. */
+  databaseUrl?: string;
+  /** The per-account limit; by default high enough that the limiter counts but never refuses. */
+  rateLimitPerSecond?: number;
+  env?: Record<string, string>;
 }): Promise<Service> {
   const port = await freePort();
   const server = await startChild({
@@ -60,9 +65,11 @@ export async function startService(options: {
       HOST: '127.0.0.1',
       WAYBILL_DATA_DIR: options.dataDir,
       WAYBILL_ADMIN_TOKEN: options.adminToken,
-      WAYBILL_RATE_LIMIT_PER_SECOND: '1000000',
+      WAYBILL_RATE_LIMIT_PER_SECOND: String(options.rateLimitPerSecond ?? 1_000_000),
       WAYBILL_BANNER: 'false',
       LOG_LEVEL: 'warn',
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
     }),
     port,
     readyPath: '/healthz',
@@ -99,7 +106,10 @@ export const CARRIER_REFERENCE = 'bench-sandbox';
  * An account (features returns and booking) with credentials and one sandbox carrier configuration, made
  * through the admin API; returns a bearer token for the merchant API.
  */
-export async function seedAccount(url: string, adminToken: string): Promise<{ token: string; accountUuid: string }> {
+export async function seedAccount(
+  url: string,
+  adminToken: string,
+): Promise<{ token: string; accountUuid: string; clientId: string; clientSecret: string }> {
   const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
   const account = await json<{ account_uuid: string }>(
     await fetch(`${url}/admin/v1/accounts/`, {
@@ -137,7 +147,7 @@ export async function seedAccount(url: string, adminToken: string): Promise<{ to
     200,
     'token',
   );
-  return { token: token.access_token, accountUuid: account.account_uuid };
+  return { token: token.access_token, accountUuid: account.account_uuid, clientId: creds.client_id, clientSecret: creds.client_secret };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -11,6 +12,8 @@ export interface LoadSettings {
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
+  /** Where the service keeps its data, for scenarios that run on both (default SQLite). */
+  database?: 'sqlite' | 'postgres';
 }
 
 export interface Measurement {
@@ -43,6 +46,8 @@ export interface ScenarioResult {
 export interface Scenario {
   name: string;
   description: string;
+  /** The databases this scenario can run on (`--database`); SQLite only when left out. */
+  databases?: Array<'sqlite' | 'postgres'>;
   run(settings: LoadSettings): Promise<ScenarioResult>;
 }
 
@@ -118,6 +123,8 @@ export function freePort(): Promise<number> {
 
 export interface ChildServer {
   url: string;
+  /** The child's process id (for its memory figures). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -169,6 +176,7 @@ export async function startChild(options: {
 
   return {
     url,
+    pid: child.pid ?? 0,
     async stop() {
       if (!running) return;
       child.kill('SIGTERM');
@@ -177,6 +185,18 @@ export async function startChild(options: {
       clearTimeout(timer);
     },
   };
+}
+
+/** Resident memory of a process from /proc (Linux), in MiB: anonymous (heap, stacks) and file-backed (mapped files). */
+export function residentMemory(pid: number): { totalMiB: number; anonMiB: number; fileMiB: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    const mib = (value: number) => Math.round((value / 1024) * 10) / 10;
+    return { totalMiB: mib(kib('VmRSS')), anonMiB: mib(kib('RssAnon')), fileMiB: mib(kib('RssFile') + kib('RssShmem')) };
+  } catch {
+    return null;
+  }
 }
 
 /** The environment of a child process: this one's, minus anything that would change what is measured. */

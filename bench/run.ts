@@ -5,11 +5,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
+import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
+import { mixed } from './scenarios/mixed.js';
 import { pudoSearch } from './scenarios/pudo.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
+import { token } from './scenarios/token.js';
 import { trackingClaim, trackingStore } from './scenarios/tracking.js';
 import { webhookDelivery } from './scenarios/webhooks.js';
 
@@ -24,10 +27,24 @@ const scenarios: Scenario[] = [
   shipmentImport,
   labels,
   pudoSearch,
+  token,
+  mixed,
+  growth,
 ];
 
-const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [scenario ...]
-scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)`;
+const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [--database sqlite,postgres] [scenario ...]
+scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)
+--database: where scenarios that can run on either keep their data (mixed); PostgreSQL gets a fresh database on
+the server of BENCH_DATABASE_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
+
+type DatabaseName = NonNullable<LoadSettings['database']>;
+
+function databasesFrom(raw: string): DatabaseName[] {
+  const names = raw.split(',').map((name) => name.trim());
+  for (const name of names)
+    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`--database takes sqlite and/or postgres, got "${name}"\n${usage}`);
+  return names as DatabaseName[];
+}
 
 function positiveInteger(name: string, raw: string): number {
   const value = Number(raw);
@@ -107,6 +124,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
+      database: { type: 'string', default: 'sqlite' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -120,6 +138,7 @@ async function main(): Promise<void> {
     connections: positiveInteger('connections', values.connections),
   };
   const selected = selectScenarios(positionals);
+  const databases = databasesFrom(values.database);
 
   // The scenarios run the built service, so build what is in src now.
   const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
@@ -130,7 +149,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${scenario.name}: ${scenario.description}\n  ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s, ${settings.connections} connections per target\n`,
     );
-    results.push(await scenario.run(settings));
+    const on = scenario.databases ? databases.filter((d) => scenario.databases?.includes(d)) : [undefined];
+    for (const database of on) {
+      if (database) process.stdout.write(`  on ${database}\n`);
+      results.push(await scenario.run({ ...settings, database }));
+    }
   }
   process.stdout.write(`\n${table(results)}\n${notes(results)}`);
 

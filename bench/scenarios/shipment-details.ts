@@ -27,13 +27,13 @@ const GOAL_RATIO = 0.4;
 const GOAL_P99_MS = 15;
 
 /** One carrier story: the events as toNewEvents stores them, and what their de-duplication keys hash besides the number. */
-interface Story {
+export interface Story {
   rows: NewEvent[];
   keyParts: Array<{ time: string; code: string; place: string }>;
 }
 
 /** The same parts as src/carriers/event-key.ts hashes, for another tracking number. */
-function dedupeKey(carrierId: string, trackingNumber: string, part: Story['keyParts'][number]): string {
+export function dedupeKey(carrierId: string, trackingNumber: string, part: Story['keyParts'][number]): string {
   const parts = [carrierId, trackingNumber.replace(/\s+/g, '').toUpperCase(), part.time, part.code, part.place];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
@@ -51,7 +51,7 @@ function keyPart(event: CarrierEvent): Story['keyParts'][number] {
  * Delivered stories from the sandbox carrier (WB4…), normalized by the service's own toNewEvents; each keeps
  * its newest `eventsPerShipment` events.
  */
-async function deliveredStories(eventsPerShipment: number, firstPolledAt: Date, now: Date): Promise<Story[]> {
+export async function deliveredStories(eventsPerShipment: number, firstPolledAt: Date, now: Date): Promise<Story[]> {
   const adapter = new SandboxCarrier();
   const requests = Array.from({ length: 200 }, (_, i) => ({
     tracking_number: `WB4STORY${String(i).padStart(4, '0')}`,
@@ -88,7 +88,13 @@ interface SeedFigures {
  * cloned from one shipment the service created through its API: the same body JSON, columns as the create
  * and tracking code set them, events as toNewEvents made them with keys for each shipment's own number.
  */
-async function seedShipments(file: string, templateShipmentId: string, count: number, eventsPerShipment: number): Promise<SeedFigures> {
+export async function seedShipments(
+  file: string,
+  templateShipmentId: string,
+  count: number,
+  eventsPerShipment: number,
+  options: { keepTemplate?: boolean } = {},
+): Promise<SeedFigures> {
   const started = performance.now();
   const now = new Date();
   const firstPolled = new Date(now.getTime() - 20 * 86_400_000);
@@ -104,10 +110,12 @@ async function seedShipments(file: string, templateShipmentId: string, count: nu
     const tags = (db.prepare('select tag from shipment_tags where shipment_row_id = ?').all(template.id) as Array<{ tag: string }>).map(
       (t) => t.tag,
     );
-    db.prepare('delete from tracking_events where shipment_row_id = ?').run(template.id);
-    db.prepare('delete from shipment_tags where shipment_row_id = ?').run(template.id);
-    db.prepare('delete from shipments where id = ?').run(template.id);
-    db.prepare('delete from orders where id = ?').run(order.id);
+    if (!options.keepTemplate) {
+      db.prepare('delete from tracking_events where shipment_row_id = ?').run(template.id);
+      db.prepare('delete from shipment_tags where shipment_row_id = ?').run(template.id);
+      db.prepare('delete from shipments where id = ?').run(template.id);
+      db.prepare('delete from orders where id = ?').run(order.id);
+    }
 
     const insertOrder = db.prepare(
       `insert into orders (id, account_id, order_uuid, order_id, order_reference, source_type, source_name, created_at, updated_at)
@@ -125,8 +133,10 @@ async function seedShipments(file: string, templateShipmentId: string, count: nu
          carrier_name, location, additional_info, sequence, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
 
-    const firstId = Number(template.id) + 1;
-    const firstOrderId = Number(order.id) + 1;
+    // After the newest rows: a kept template, or shipments seeded before, stay as they are.
+    const maxId = (table: string) => Number((db.prepare(`select max(id) as id from ${table}`).get() as { id: number | null }).id ?? 0);
+    const firstId = Math.max(Number(template.id), maxId('shipments')) + 1;
+    const firstOrderId = Math.max(Number(order.id), maxId('orders')) + 1;
     const runId = randomBytes(3).toString('hex');
     const uuids: string[] = new Array(count);
     let events = 0;
