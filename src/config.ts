@@ -20,6 +20,19 @@ export interface Config {
   credentialCacheSeconds: number;
   trackingWindowDays: number;
   allowPrivateWebhooks: boolean;
+  /** Slow clients: the whole request, its headers, an idle socket, an idle keep-alive connection (ms). */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  connectionTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Largest request head (request line and headers) in bytes; larger is answered 431. */
+  maxHeaderBytes: number;
+  /** How long work claimed by a process stays its own; after a crash, others take it over when this ends (ms). */
+  jobLeaseMs: number;
+  pollLeaseMs: number;
+  idempotencyLeaseMs: number;
+  /** A booking whose process died before it finished frees its shipment after this long (ms). */
+  bookingLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,5 +92,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     credentialCacheSeconds: integer(env, 'WAYBILL_CREDENTIAL_CACHE_SECONDS', 5, 0, 3600),
     trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
     allowPrivateWebhooks: flag(env, 'WAYBILL_ALLOW_PRIVATE_WEBHOOKS'),
+    ...connectionLimits(env),
+    maxHeaderBytes: integer(env, 'WAYBILL_MAX_HEADER_BYTES', 16_384, 1024, 1_048_576),
+    jobLeaseMs: integer(env, 'WAYBILL_JOB_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+    pollLeaseMs: integer(env, 'WAYBILL_POLL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
+    idempotencyLeaseMs: integer(env, 'WAYBILL_IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400) * 1000,
+    bookingLeaseMs: integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000,
+  };
+}
+
+function connectionLimits(env: NodeJS.ProcessEnv) {
+  const requestTimeoutMs = integer(env, 'WAYBILL_REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000;
+  const headersTimeoutMs = integer(env, 'WAYBILL_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600) * 1000;
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('WAYBILL_HEADERS_TIMEOUT_SECONDS must not be more than WAYBILL_REQUEST_TIMEOUT_SECONDS');
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    connectionTimeoutMs: integer(env, 'WAYBILL_CONNECTION_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    keepAliveTimeoutMs: integer(env, 'WAYBILL_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
   };
 }

@@ -124,7 +124,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     podUrl: async (row) => proofOfDelivery.url(row),
   };
   const pudo = new PudoService(repos, carriers, carrierConfigs);
-  const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, documents, labels, files, clock, log);
+  const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, documents, labels, files, clock, log, config.bookingLeaseMs);
   bookings.events = outbox;
   const labelJob = new LabelRenderJob(repos, labels, files, clock);
   labelJob.onReady = async (trx, document) =>
@@ -143,8 +143,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.allowPrivateWebhooks,
   );
   const carrierPush = new CarrierPushService(repos, carriers, tracking, config.publicUrl);
-  const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log);
-  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller, new HousekeepingTask(repos, clock)]);
+  const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log, { leaseMs: config.pollLeaseMs });
+  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller, new HousekeepingTask(repos, clock)], {
+    leaseMs: config.jobLeaseMs,
+  });
   return {
     config,
     clock,

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -16,6 +17,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const context = await createContext(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
   const app = await buildApp(context, { redis });
+  applyConnectionLimits(app.server as Server, config);
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -27,4 +29,25 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return stopping;
   };
   return { app, context, url, stop };
+}
+
+/**
+ * Slow or oversized clients are cut off: a request head larger than `maxHeaderBytes` is answered 431; headers
+ * not complete within `headersTimeoutMs`, or a request not complete within `requestTimeoutMs`, is answered 408
+ * and closed; a socket idle for `connectionTimeoutMs` is closed. Set before listening: Node reads the header
+ * limit per connection and starts its timeout checks when the server starts listening.
+ */
+export function applyConnectionLimits(httpServer: Server, config: Config): void {
+  // createServer stores `maxHeaderSize` and `connectionsCheckingInterval` on the server, where Node reads them
+  // (per connection, and when listening starts); the types only declare them as options. test/security/limits
+  // proves they take effect.
+  const server = httpServer as Server & { maxHeaderSize: number; connectionsCheckingInterval: number };
+  server.maxHeaderSize = config.maxHeaderBytes;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = config.headersTimeoutMs;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // Node checks the header and request timeouts on this interval (30 s by default): check often enough
+  // that a slow client is cut off close to its limit.
+  server.connectionsCheckingInterval = Math.min(1000, config.headersTimeoutMs);
+  server.setTimeout(config.connectionTimeoutMs);
 }

@@ -18,6 +18,9 @@ export type DomainErrorCode =
   | 'unavailable';
 
 export class DomainError extends Error {
+  /** Set when the refusal is about a passing state: the same request may succeed after this many seconds. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly code: DomainErrorCode,
     message: string,

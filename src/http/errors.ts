@@ -189,6 +189,7 @@ const frameworkMessages: Record<number, string> = {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
+    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     if (error instanceof ValidationError) return validation(request, reply, error.errors);
     if (error instanceof DomainError) {
       const { status, code } = domainStatus[error.code];

@@ -2,8 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { canonicalJson, sha256 } from '../domain/replays.js';
 
 const KEPT_MS = 24 * 60 * 60_000;
-/** How long a first request may run before a retry with its key may take over. */
-const IN_FLIGHT_MS = 60_000;
 const SCOPE = 'idempotency-key';
 
 declare module 'fastify' {
@@ -14,8 +12,8 @@ declare module 'fastify' {
 
 /**
  * `Idempotency-Key` on every POST of this scope: the same key with the same request within 24 hours gets
- * the stored response again; with a different request, 409. Responses of 5xx are not kept, so a retry
- * after a failure runs again.
+ * the stored response again; with a different request, 409. Responses of 5xx and those with Retry-After are
+ * not kept, so a retry after a failure runs again.
  */
 export function acceptIdempotencyKeys(app: FastifyInstance): void {
   const { repos } = app.context;
@@ -41,7 +39,8 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       replay_key: key,
       request_hash: hash,
       created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + IN_FLIGHT_MS).toISOString(),
+      // How long a first request may run before a retry with its key may take over (after a crash, say).
+      expires_at: new Date(now.getTime() + app.context.config.idempotencyLeaseMs).toISOString(),
     });
     if (claimed) {
       request.idempotencyKey = key;
@@ -76,7 +75,9 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     const key = request.idempotencyKey as string;
     if (!request.caller) return payload;
     request.idempotencyKey = null;
-    if (reply.statusCode >= 500) {
+    // A 5xx, or an answer with Retry-After (a passing state, e.g. a booking still in progress), is not the
+    // request's outcome: a retry with the key runs again.
+    if (reply.statusCode >= 500 || reply.hasHeader('retry-after')) {
       await repos.replays.release(request.caller.accountId, SCOPE, key);
     } else {
       const now = app.context.clock.now();

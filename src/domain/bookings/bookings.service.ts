@@ -38,8 +38,6 @@ export class CarrierUnavailableError extends DomainError {
 }
 
 export const LABEL_RENDER_JOB = 'label.render';
-/** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
-const STALE_BOOKING_MS = 5 * 60_000;
 
 /**
  * POST /v5/booking/ as a workflow that undoes itself: record the booking (which reserves the shipment),
@@ -60,6 +58,8 @@ export class BookingsService {
     private readonly files: FileStore,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
+    private readonly staleBookingMs = 5 * 60_000,
   ) {}
 
   async book(caller: Caller, input: BookingInput): Promise<{ status: 200 | 299; data: ReturnType<typeof bookingView> }> {
@@ -245,15 +245,19 @@ export class BookingsService {
     const reserved = await this.repos.bookings.insertIfNone(row);
     if (reserved) return reserved;
     const existing = await this.repos.bookings.findByShipment(shipment.id);
-    if (existing && existing.status === 'booking' && now.getTime() - new Date(existing.created_at).getTime() > STALE_BOOKING_MS) {
+    const age = existing ? now.getTime() - new Date(existing.created_at).getTime() : 0;
+    if (existing && existing.status === 'booking' && age > this.staleBookingMs) {
       await this.repos.bookings.delete(existing.id);
       const retried = await this.repos.bookings.insertIfNone(row);
       if (retried) return retried;
     }
-    throw ValidationError.at(
-      ['shipment_uuid'],
-      existing?.status === 'booking' ? 'The shipment is being booked right now.' : 'The shipment is already booked.',
-    );
+    if (existing?.status === 'booking') {
+      // Passing: it completes, fails, or (its process gone) goes stale, so the same request may succeed later.
+      const error = ValidationError.at(['shipment_uuid'], 'The shipment is being booked right now.');
+      error.retryAfterSeconds = Math.max(1, Math.ceil((this.staleBookingMs - age) / 1000));
+      throw error;
+    }
+    throw ValidationError.at(['shipment_uuid'], 'The shipment is already booked.');
   }
 
   /** Renders or stores each label now, or prepares the job that fetches a late one. */
