@@ -7,6 +7,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Start of every rate-limit key in Redis, so several deployments can share one Redis. */
+  rateLimitPrefix: string;
   adminToken: string | null;
   secretKey: string | null;
   publicUrl: string;
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(optional(env, 'WAYBILL_DATA_DIR') ?? './data'),
     databaseUrl,
     redisUrl: optional(env, 'REDIS_URL'),
+    rateLimitPrefix: optional(env, 'WAYBILL_RATE_LIMIT_PREFIX') ?? 'waybill:rl:',
     adminToken: optional(env, 'WAYBILL_ADMIN_TOKEN'),
     secretKey: optional(env, 'WAYBILL_SECRET_KEY'),
     publicUrl,

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
+import cluster from 'node:cluster';
 import { Command } from 'commander';
+import pino from 'pino';
 import { registerAdminCommands } from './cli/admin.commands.js';
 import { registerImportCommands } from './cli/import.commands.js';
+import { assertSharedRateLimit, parseProcessCount, prepareOnce, superviseHttpProcesses } from './cluster.js';
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/connection.js';
@@ -10,28 +13,32 @@ import { startServer } from './server.js';
 
 const program = new Command('waybill').description('Waybill: shipments, tracking, returns, booking and labels');
 
+function printBanner(url: string, database: { dialect: string; description: string }, adminTokenFile: string | null): void {
+  if (!process.stdout.isTTY && process.env.WAYBILL_BANNER === 'false') return;
+  const tokenHint = adminTokenFile ? `the admin token is in ${adminTokenFile}` : 'the admin token is WAYBILL_ADMIN_TOKEN';
+  process.stdout.write(
+    [
+      '',
+      `  Waybill is running at ${url}  (API docs: ${url}/docs)`,
+      `  Database: ${database.dialect} (${database.description})`,
+      `  Operators: ${tokenHint}.`,
+      '  First account and credentials, from another terminal in this folder:',
+      '    npx waybill accounts create --name "My shop" --features returns,booking',
+      '    npx waybill credentials create --account <account_uuid>',
+      '',
+    ].join('\n'),
+  );
+}
+
 async function serve(withWorker: boolean): Promise<void> {
   const config = loadConfig();
-  const server = await startServer(config);
+  // A child of `serve --workers N` finds the database migrated by the primary.
+  const server = await startServer(config, { migrate: !cluster.isWorker });
   if (withWorker) server.context.worker.start();
   const { context } = server;
   const log = server.app.log;
   log.info({ url: server.url, database: context.database.description }, 'waybill is serving');
-  if (process.stdout.isTTY || process.env.WAYBILL_BANNER !== 'false') {
-    const tokenHint = context.adminTokenFile ? `the admin token is in ${context.adminTokenFile}` : 'the admin token is WAYBILL_ADMIN_TOKEN';
-    process.stdout.write(
-      [
-        '',
-        `  Waybill is running at ${server.url}  (API docs: ${server.url}/docs)`,
-        `  Database: ${context.database.dialect} (${context.database.description})`,
-        `  Operators: ${tokenHint}.`,
-        '  First account and credentials, from another terminal in this folder:',
-        '    npx waybill accounts create --name "My shop" --features returns,booking',
-        '    npx waybill credentials create --account <account_uuid>',
-        '',
-      ].join('\n'),
-    );
-  }
+  if (!cluster.isWorker) printBanner(server.url, context.database, context.adminTokenFile);
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');
     await server.stop();
@@ -41,6 +48,26 @@ async function serve(withWorker: boolean): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** `serve --workers N`: N HTTP processes on one port, supervised by this one (see src/cluster.ts). */
+async function serveProcesses(workers: string): Promise<void> {
+  const processes = parseProcessCount(workers);
+  if (processes === 1 || cluster.isWorker) return serve(false);
+  const config = loadConfig();
+  assertSharedRateLimit(config, processes);
+  const log = pino({ level: config.logLevel, name: 'waybill' });
+  const prepared = await prepareOnce(config);
+  const code = await superviseHttpProcesses({
+    processes,
+    log,
+    onListening: (port) => {
+      const url = `${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${port}`;
+      log.info({ url, processes, database: prepared.description }, 'waybill is serving');
+      printBanner(url, prepared, prepared.adminTokenFile);
+    },
+  });
+  process.exit(code);
+}
+
 program
   .command('start')
   .description('serve the API and run the background work in one process (embedded database by default)')
@@ -48,7 +75,8 @@ program
 program
   .command('serve')
   .description('serve the HTTP API only; run `waybill worker` beside it')
-  .action(() => serve(false));
+  .option('--workers <count>', 'HTTP processes sharing the port, or "auto" for one per CPU (more than 1 needs REDIS_URL)', '1')
+  .action((options: { workers: string }) => serveProcesses(options.workers));
 program
   .command('worker')
   .description('run background work only: carrier polls, label generation, webhook delivery')

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
-import { type AppContext, createContext } from './context.js';
+import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { buildApp } from './http/app.js';
 
 export interface RunningServer {
@@ -13,10 +13,10 @@ export interface RunningServer {
 }
 
 /** Opens the database, migrates, serves HTTP; `stop` drains requests and closes every handle. */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const context = await createContext(config);
+export async function startServer(config: Config, options: ContextOptions = {}): Promise<RunningServer> {
+  const context = await createContext(config, options);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
-  const app = await buildApp(context, { redis });
+  const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
