@@ -3,6 +3,14 @@ import { TrackingPageService } from '../../domain/tracking-page/tracking-page.se
 import { PAGE_SECURITY_HEADERS } from '../pages/page-layout.js';
 import { renderTrackingNotFound, renderTrackingPage } from '../pages/tracking-page.html.js';
 
+/** Besides the page headers: no window of another origin keeps a handle on it, nothing else embeds its
+ * responses, and it asks for no device feature. */
+const TRACKING_PAGE_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+};
+
 /**
  * The public tracking page: `/t/{tracking_page_reference}`. The reference is a random token handed to
  * the recipient, so it is the authority: no bearer token, and nothing the recipient should not see.
@@ -13,7 +21,8 @@ export async function trackingPageRoutes(app: FastifyInstance): Promise<void> {
   app.get('/t/:reference', { schema: { hide: true } }, async (request, reply) => {
     const { reference } = request.params as { reference: string };
     const { lang } = request.query as { lang?: unknown };
-    reply.headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8');
+    reply.headers(PAGE_SECURITY_HEADERS).headers(TRACKING_PAGE_HEADERS).type('text/html; charset=utf-8');
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
     const view = await pages.view(reference, lang);
     if (!view) {
       const { language, messages } = pages.messages(lang);
