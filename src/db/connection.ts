@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -38,12 +39,20 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // A page cache and memory map in proportion to a service's working set, instead of the 2 MB default.
   raw.pragma('cache_size = -65536');
   raw.pragma('mmap_size = 268435456');
+  // Checkpoints run on their own thread (WalCheckpointer); the automatic one, in the commit that crosses
+  // the threshold, stays only as a backstop far above what the thread lets the log grow to.
+  raw.pragma('wal_autocheckpoint = 16384');
+  raw.pragma('journal_size_limit = 67108864');
+  const checkpointer = new WalCheckpointer(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
   return {
     db,
     dialect: 'sqlite',
     description: file,
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await checkpointer.close();
+    },
   };
 }
 
