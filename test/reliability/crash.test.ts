@@ -13,9 +13,9 @@ import { freePort, ServiceProcess, sleep } from './service-process.js';
  * again on the same data. Every write answered 2xx must be there with its content, nothing may exist twice,
  * and every job due (carrier polls, delayed labels, webhook deliveries) must complete after the last restart.
  *
- * CRASH_KILLS (default 4) and CRASH_SEED (default random, printed) repeat or stretch a run.
+ * CRASH_KILLS (default 3) and CRASH_SEED (default random, printed) repeat or stretch a run.
  */
-const KILLS = Number(process.env.CRASH_KILLS ?? 4);
+const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 const LANES = 4;
 const ADMIN_TOKEN = `wbadm_${randomBytes(16).toString('hex')}`;
 
