@@ -134,7 +134,10 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Pr
 
 /** Runs one query against a database and returns its rows. */
 export async function queryRows<T = Record<string, any>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
+  // BIGINT ids and counts as numbers, as the service reads them.
+  const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
+  const client = new pg.Client({ connectionString: url, types: { getTypeParser } });
   await client.connect();
   try {
     return (await client.query(text, values)).rows as T[];
