@@ -14,6 +14,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
+import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
@@ -89,8 +90,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
           message: `Invalid request format: ${error.code === 'FST_ERR_BAD_URL' ? 'the path is not valid URL encoding' : error.message}`,
         });
     },
-    connectionTimeout: 30_000,
-    requestTimeout: 30_000,
+    // Slow clients and oversized heads (src/server.ts sets the same limits on the listening server).
+    clientErrorHandler: answerClientError,
+    connectionTimeout: config.connectionTimeoutMs,
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('context', context);

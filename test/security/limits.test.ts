@@ -27,6 +27,13 @@ interface Exchange {
  * Connects, runs `talk` (which writes whatever it likes, as slowly as it likes, until the socket closes),
  * and resolves when the server closes the connection.
  */
+/** The body of a raw HTTP answer, parsed. */
+function bodyOf(received: string): unknown {
+  return JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4));
+}
+
+const timedOut = { api_response: '4000', message: 'Request timeout: the request was not received in time' };
+
 function converse(port: number, talk: (socket: net.Socket, closed: () => boolean) => Promise<void>): Promise<Exchange> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -95,6 +102,7 @@ describe('connection limits on a listening server', () => {
     expect(under.status).toBe(200);
     const over = await fetch(`${server.url}/healthz`, { headers: { 'x-padding': 'a'.repeat(MAX_HEADER_BYTES + 1) } });
     expect(over.status).toBe(431);
+    expect(await over.json()).toEqual({ api_response: '4000', message: 'Request headers too large' });
     // Many small headers count together.
     const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`x-h${i}`, 'a'.repeat(30)]));
     expect((await fetch(`${server.url}/healthz`, { headers: many })).status).toBe(431);
@@ -105,6 +113,7 @@ describe('connection limits on a listening server', () => {
       socket.write('GET /healthz HTTP/1.1\r\nHost: waybill.test\r\n');
     });
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(received)).toEqual(timedOut);
     expect(closedAfterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 50);
     // Node checks the timeouts at most every second (connectionsCheckingInterval); the margin is for a busy machine.
     expect(closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
@@ -114,7 +123,7 @@ describe('connection limits on a listening server', () => {
     const head = `GET /healthz HTTP/1.1\r\nHost: waybill.test\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`;
     const { received, closedAfterMs } = await converse(port, (socket, closed) => drip(socket, closed, head, 50));
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
-    expect(received).not.toContain('"status"');
+    expect(bodyOf(received)).toEqual(timedOut);
     expect(closedAfterMs).toBeLessThan(HEADERS_TIMEOUT_MS + 3000);
   });
 
@@ -127,6 +136,7 @@ describe('connection limits on a listening server', () => {
       await drip(socket, closed, body, 50);
     });
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(received)).toEqual(timedOut);
     expect(closedAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
     expect(closedAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
   });
@@ -145,6 +155,14 @@ describe('connection limits on a listening server', () => {
     expect(received).toMatch(/keep-alive: timeout=1/i);
     expect(closedAfterMs).toBeGreaterThanOrEqual(KEEP_ALIVE_TIMEOUT_MS - 50);
     expect(closedAfterMs).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + 3000);
+  });
+
+  it('answers bytes that are not HTTP with 400 in the envelope', async () => {
+    const { received } = await converse(port, async (socket) => {
+      socket.write('HELLO THERE\r\n\r\n');
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(received)).toEqual({ api_response: '4000', message: 'Invalid request format: not a valid HTTP request' });
   });
 
   it('keeps serving well-behaved clients meanwhile', async () => {
