@@ -3,6 +3,7 @@ import cluster from 'node:cluster';
 import { Command } from 'commander';
 import pino from 'pino';
 import { registerAdminCommands } from './cli/admin.commands.js';
+import { registerBackupCommand } from './cli/backup.commands.js';
 import { registerImportCommands } from './cli/import.commands.js';
 import { assertSharedRateLimit, parseProcessCount, prepareOnce, superviseHttpProcesses } from './cluster.js';
 import { loadConfig } from './config.js';
@@ -105,6 +106,7 @@ program
   });
 registerAdminCommands(program);
 registerImportCommands(program);
+registerBackupCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
