@@ -46,6 +46,8 @@ describe.skipIf(usingPostgres)('webhook delivery survives a crash between commit
       PORT: String(port),
       WAYBILL_ADMIN_TOKEN: 'wbadm_crash_test_token',
       WAYBILL_ALLOW_PRIVATE_WEBHOOKS: 'true',
+      // The kill may land while the first delivery attempt holds its job: it is taken over when the lease ends.
+      WAYBILL_JOB_LEASE_SECONDS: '3',
     };
     const base = `http://127.0.0.1:${port}`;
     const admin = (method: string, url: string, body?: unknown) =>
