@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { buildApp } from './http/app.js';
+import { watchRedis } from './http/rate-limit.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -16,6 +17,7 @@ export interface RunningServer {
 export async function startServer(config: Config, options: ContextOptions = {}): Promise<RunningServer> {
   const context = await createContext(config, options);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+  if (redis) watchRedis(redis, context.log);
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
   const url = await app.listen({ port: config.port, host: config.host });

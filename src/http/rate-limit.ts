@@ -57,20 +57,48 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/**
+ * One budget for every API process, counted in Redis. While Redis cannot be reached, each process decides
+ * on its own counts (the limit then holds per process, not across them) rather than refusing or stalling
+ * every request on a dependency that only shares the count.
+ */
 export class RedisRateLimiter implements RateLimiter {
+  private readonly fallback: MemoryRateLimiter;
+
   constructor(
     private readonly redis: Redis,
     private readonly clock: Clock,
     private readonly prefix = 'waybill:rl:',
-  ) {}
+  ) {
+    this.fallback = new MemoryRateLimiter(clock);
+  }
 
   async hit(key: string, limit: number): Promise<RateDecision> {
+    if (this.redis.status !== 'ready') return this.fallback.hitNow(key, limit);
     const now = this.clock.now().getTime();
     const redisKey = `${this.prefix}${key}:${Math.floor(now / 1000)}`;
-    const result = await this.redis.multi().incr(redisKey).pexpire(redisKey, 2000).exec();
-    const count = Number(result?.[0]?.[1] ?? 0);
-    return decide(count, limit, now);
+    try {
+      const result = await this.redis.multi().incr(redisKey).pexpire(redisKey, 2000).exec();
+      return decide(Number(result?.[0]?.[1] ?? 0), limit, now);
+    } catch {
+      return this.fallback.hitNow(key, limit);
+    }
   }
+}
+
+/** Logs Redis going away and coming back once each, instead of an error on every reconnection attempt. */
+export function watchRedis(redis: Redis, log: { warn(obj: object, msg: string): void; info(msg: string): void }): void {
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    log.warn({ err: error }, 'Redis unreachable: each API process counts rate limits on its own until it is back');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info('Redis reachable again: rate limits are shared by every API process');
+  });
 }
 
 export interface RateLimitOptions {
