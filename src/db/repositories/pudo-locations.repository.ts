@@ -1,9 +1,42 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { BoundingBox } from '../../domain/pudo/geo.js';
 import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
+import { PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, PudoLocationsTable } from '../schema.js';
 
 export type PudoLocationRow = Selectable<PudoLocationsTable>;
+
+/**
+ * Positions inside a box (not crossing the antimeridian), nearest first by the flat-earth squared distance
+ * `Δlat² + Δlng² · lngScale` (lngScale = cos² of the centre's latitude), at most `limit`.
+ */
+const nearestInBox = new PreparedQuery(
+  (
+    db,
+    carrierId: string,
+    minLat: number,
+    maxLat: number,
+    minLng: number,
+    maxLng: number,
+    lat: number,
+    lng: number,
+    lngScale: number,
+    limit: number,
+  ) =>
+    db
+      .selectFrom('pudo_locations')
+      .select(['id', 'lat', 'lng'])
+      .where('carrier_id', '=', carrierId)
+      .where('lat', '>=', minLat)
+      .where('lat', '<=', maxLat)
+      .where('lng', '>=', minLng)
+      .where('lng', '<=', maxLng)
+      .orderBy(sql`(lat - ${lat}) * (lat - ${lat}) + (lng - ${lng}) * (lng - ${lng}) * ${lngScale}`)
+      .orderBy('id')
+      .limit(limit),
+);
+/** Records by id, by how many are asked for (a search asks for its limit, mostly 20). */
+const recordsByIds = new PreparedQueryFamily<number[], { id: number; record: string }>(110);
 
 export class PudoLocationsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -61,10 +94,48 @@ export class PudoLocationsRepository {
     return query.execute();
   }
 
+  /**
+   * The `limit` candidates of a box nearest to `center` by flat-earth distance (see nearestInBox), from the
+   * (carrier, lat, lng) index; the database sorts, so a dense city sends back only these. Boxes crossing the
+   * antimeridian are for `inBox`.
+   */
+  nearestInBox(
+    carrierId: string,
+    box: BoundingBox,
+    center: { lat: number; lng: number },
+    lngScale: number,
+    limit: number,
+  ): Promise<Array<{ id: number; lat: number; lng: number }>> {
+    if (box.crossesAntimeridian) throw new Error('nearestInBox: the box crosses the antimeridian');
+    return nearestInBox.execute(
+      this.db,
+      carrierId,
+      box.minLat,
+      box.maxLat,
+      box.minLng,
+      box.maxLng,
+      center.lat,
+      center.lng,
+      lngScale,
+      limit,
+    );
+  }
+
   /** Full records by id, for the nearest candidates only. */
   async recordsByIds(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', ids).execute();
+    const prepared =
+      ids.length <= 100
+        ? recordsByIds.get(
+            String(ids.length),
+            () =>
+              (db, ...list) =>
+                db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', list),
+          )
+        : null;
+    const rows = prepared
+      ? await prepared.execute(this.db, ...ids)
+      : await this.db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', ids).execute();
     return new Map(rows.map((row) => [row.id, row.record]));
   }
 

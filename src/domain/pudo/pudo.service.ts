@@ -5,7 +5,7 @@ import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { countryByCode } from '../reference-data.js';
-import { boundingBox, haversineMeters } from './geo.js';
+import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, type LatLng } from './geo.js';
 import { PostalCentroidIndex } from './postal-centroids.js';
 import type { PudoLocation, PudoLocationRecord } from './pudo-location.js';
 import { searchPudoLocations } from './pudo-search.js';
@@ -68,8 +68,75 @@ export class PudoService {
           .map((s) => s.trim())
           .filter(Boolean)
       : undefined;
-    // Positions first (from the index), exact distances, nearest first; whole records only for the nearest.
-    const candidates = (await this.repos.pudo.inBox(carrierId, boundingBox(center, radius)))
+    const box = boundingBox(center, radius);
+    const found =
+      (await this.nearestRecords(carrierId, box, center, radius, limit, services)) ??
+      (await this.recordsInBox(carrierId, box, center, radius, limit, services));
+    // The reference search puts them in final order: distance, then id, with distances rounded.
+    return searchPudoLocations(found, { lat: center.lat, lng: center.lng, radiusMeters: radius, limit, services });
+  }
+
+  /**
+   * The records of the `limit` nearest locations, with the database ordering the box's candidates by flat-earth
+   * distance and sending back a few more than asked. Exact distances are computed here; the answer is used only
+   * when it is provably the same as from every candidate: the flat-earth distance is within `slack` of the true
+   * one, so a location not sent back is at least `(1 - slack) ×` the last one sent away. Otherwise (a services
+   * filter left too few, near the poles, very large radius, or the box crosses the antimeridian) null.
+   */
+  private async nearestRecords(
+    carrierId: string,
+    box: BoundingBox,
+    center: LatLng,
+    radius: number,
+    limit: number,
+    services: string[] | undefined,
+  ): Promise<PudoLocationRecord[] | null> {
+    const angular = radius / EARTH_RADIUS_METERS;
+    const latitude = (Math.abs(center.lat) * Math.PI) / 180;
+    if (box.crossesAntimeridian || angular > 0.02 || latitude + angular > (80 * Math.PI) / 180) return null;
+    const slack = Math.tan(latitude + angular) * angular + 0.005;
+    const cos = Math.cos((center.lat * Math.PI) / 180);
+    const fetch = limit * 2 + 10;
+    const rows = await this.repos.pudo.nearestInBox(carrierId, box, center, cos * cos, fetch);
+    const candidates = rows
+      .map((c) => ({ id: c.id, distance: haversineMeters(center, c) }))
+      .filter((c) => c.distance <= radius)
+      .sort((a, b) => a.distance - b.distance);
+    const records = await this.repos.pudo.recordsByIds(candidates.slice(0, services ? candidates.length : limit).map((c) => c.id));
+    const found: PudoLocationRecord[] = [];
+    let last = 0;
+    for (const candidate of candidates) {
+      if (found.length >= limit) break;
+      const text = records.get(candidate.id);
+      if (!text) continue;
+      const record = JSON.parse(text) as PudoLocationRecord;
+      if (services && !services.every((service) => record.services.includes(service))) continue;
+      found.push(record);
+      last = candidate.distance;
+    }
+    if (rows.length < fetch) return found;
+    // Every location not sent back is at least this far away.
+    const lastSent = rows[rows.length - 1];
+    const unsentAtLeast =
+      EARTH_RADIUS_METERS *
+      Math.hypot(((lastSent.lat - center.lat) * Math.PI) / 180, ((lastSent.lng - center.lng) * Math.PI * cos) / 180) *
+      (1 - slack);
+    if (unsentAtLeast > radius) return found;
+    // A tie at the last place sorts by id in the reference order, so the boundary must be strictly nearer.
+    if (found.length >= limit && last < unsentAtLeast) return found;
+    return null;
+  }
+
+  /** Every candidate of the box, exact distances, nearest first; whole records read in slices until enough match. */
+  private async recordsInBox(
+    carrierId: string,
+    box: BoundingBox,
+    center: LatLng,
+    radius: number,
+    limit: number,
+    services: string[] | undefined,
+  ): Promise<PudoLocationRecord[]> {
+    const candidates = (await this.repos.pudo.inBox(carrierId, box))
       .map((c) => ({ id: c.id, distance: haversineMeters(center, c) }))
       .filter((c) => c.distance <= radius)
       .sort((a, b) => a.distance - b.distance);
@@ -86,8 +153,7 @@ export class PudoService {
         if (!services || services.every((service) => record.services.includes(service))) found.push(record);
       }
     }
-    // The reference search puts them in final order: distance, then id, with distances rounded.
-    return searchPudoLocations(found, { lat: center.lat, lng: center.lng, radiusMeters: radius, limit, services });
+    return found;
   }
 
   /** One location of a carrier by uuid, or null. */
