@@ -17,7 +17,13 @@ describe('query limits on list endpoints', () => {
 
   const list = (query: Record<string, string>) => t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, query);
   const pudo = (query: Record<string, string>) =>
-    t.call(acct.token, 'GET', '/v5/pudo-locations/', undefined, { carrier_reference: 'sb', lat: '52.52', lng: '13.40', radius_meters: '50000', ...query });
+    t.call(acct.token, 'GET', '/v5/pudo-locations/', undefined, {
+      carrier_reference: 'sb',
+      lat: '52.52',
+      lng: '13.40',
+      radius_meters: '50000',
+      ...query,
+    });
 
   it('answers 20 shipments by default, at most 100 when asked, and pages through the rest', async () => {
     expect((await list({})).json().data).toHaveLength(20);
