@@ -84,7 +84,7 @@ export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
     let body = delivery.body;
     if (body === null) {
       body = await this.payloads.render(event, endpoint.format as ShapeVersion);
-      await this.repos.webhooks.updateDelivery(delivery.id, { body });
+      await this.repos.webhooks.setDeliveryBody(delivery.id, body);
     }
     const sentAt = this.clock.now();
     const signatures = this.endpoints.signingSecrets(endpoint).map((secret) => new Webhook(secret).sign(event.event_id, sentAt, body));
@@ -117,37 +117,25 @@ export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
     }
     const latency = Math.round(performance.now() - started);
     const now = this.now();
-    await this.repos.webhooks.insertAttempt({
+    const record = {
       delivery_id: delivery.id,
       endpoint_id: endpoint.id,
       attempted_at: now,
       status_code: statusCode,
       latency_ms: latency,
       error,
-    });
+    };
 
     if (error === null) {
       await this.repos.transaction(async (repos) => {
-        await repos.webhooks.updateDelivery(delivery.id, {
-          status: 'delivered',
-          attempts: attempt,
-          last_status_code: statusCode,
-          last_error: null,
-          updated_at: now,
-        });
+        await repos.webhooks.recordAttempt(record, 'delivered', attempt);
         if (endpoint.failing_since !== null) await repos.webhooks.updateEndpoint(endpoint.id, { failing_since: null });
       });
       return { result: 'done' };
     }
     const last = attempt >= this.maxAttempts;
     await this.repos.transaction(async (repos) => {
-      await repos.webhooks.updateDelivery(delivery.id, {
-        status: last ? 'failed' : 'pending',
-        attempts: attempt,
-        last_status_code: statusCode,
-        last_error: error,
-        updated_at: now,
-      });
+      await repos.webhooks.recordAttempt(record, last ? 'failed' : 'pending', attempt);
       const failingSince = endpoint.failing_since ?? now;
       const disable = this.clock.now().getTime() - new Date(failingSince).getTime() >= DISABLE_AFTER_MS;
       await repos.webhooks.updateEndpoint(endpoint.id, {

@@ -36,6 +36,12 @@ export class Worker {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly idleDelayMs: number;
+  /** Free slots worth a claim while jobs are running: claims fill several slots at once, not one per finished job. */
+  private readonly claimAt: number;
+  /** Finished jobs not yet marked done: recorded together, in one statement per round. */
+  private completed: number[] = [];
+  /** When the periodic tasks run next (they do not run on every finished job). */
+  private tasksDueAt = 0;
 
   constructor(
     private readonly repos: Repositories,
@@ -52,6 +58,7 @@ export class Worker {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.concurrency = options.concurrency ?? 32;
     this.idleDelayMs = options.idleDelayMs ?? 250;
+    this.claimAt = Math.max(1, Math.ceil(this.concurrency / 4));
   }
 
   /** Checks that every kind that can be enqueued has exactly one handler. */
@@ -65,6 +72,7 @@ export class Worker {
     const done = await this.runTasks();
     const jobs = await this.claim(this.concurrency);
     await Promise.all(jobs.map((job) => this.execute(job)));
+    await this.recordCompleted();
     return done + jobs.length;
   }
 
@@ -91,20 +99,35 @@ export class Worker {
     await this.loop;
     this.loop = null;
     await Promise.all(this.inFlight);
+    await this.recordCompleted();
   }
 
+  /**
+   * The loop: record finished jobs, run the periodic tasks when they are due (again at once while they
+   * find work, else after the idle delay), and claim jobs when enough slots are free, or when none run.
+   * It sleeps when a round did nothing; a finished job or a nudge wakes it.
+   */
   private async run(): Promise<void> {
     while (this.running) {
       let worked = 0;
+      let waitMs = this.idleDelayMs;
       try {
-        worked += await this.runTasks();
+        await this.recordCompleted();
+        const now = Date.now();
+        if (now >= this.tasksDueAt) {
+          const done = await this.runTasks();
+          this.tasksDueAt = done > 0 ? 0 : Date.now() + this.idleDelayMs;
+          worked += done;
+        } else waitMs = Math.min(waitMs, this.tasksDueAt - now);
         const free = this.concurrency - this.inFlight.size;
-        if (free > 0) {
+        if (free >= this.claimAt || (free > 0 && this.inFlight.size === 0)) {
           const jobs = await this.claim(free);
           for (const job of jobs) {
             const running = this.execute(job).finally(() => {
               this.inFlight.delete(running);
-              this.wake?.();
+              // Woken when a claim is worth it; finished jobs are recorded then, or after the idle delay.
+              const free = this.concurrency - this.inFlight.size;
+              if (free >= this.claimAt || this.inFlight.size === 0) this.wake?.();
             });
             this.inFlight.add(running);
           }
@@ -113,13 +136,25 @@ export class Worker {
       } catch (error) {
         this.log.error({ err: error }, 'worker round failed');
       }
-      if (worked === 0 && this.running) await this.sleep();
+      if (worked === 0 && this.running) await this.sleep(waitMs);
     }
   }
 
-  private sleep(): Promise<void> {
+  /** Marks finished jobs done, in one statement; on failure their leases run out and they run again. */
+  private async recordCompleted(): Promise<void> {
+    if (this.completed.length === 0) return;
+    const ids = this.completed;
+    this.completed = [];
+    try {
+      await this.repos.jobs.completeMany(ids, this.id, this.clock.now().toISOString());
+    } catch (error) {
+      this.log.error({ err: error, job_ids: ids }, 'recording finished jobs failed');
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.idleDelayMs);
+      const timer = setTimeout(resolve, Math.max(1, ms));
       this.wake = () => {
         clearTimeout(timer);
         this.wake = null;
@@ -161,7 +196,10 @@ export class Worker {
       outcome = { result: 'retry', error: error instanceof Error ? error.message : String(error) };
     }
     try {
-      if (outcome.result === 'done') return await this.repos.jobs.complete(job.id, this.id, now());
+      if (outcome.result === 'done') {
+        this.completed.push(job.id);
+        return;
+      }
       if (outcome.result === 'defer') return await this.repos.jobs.defer(job.id, this.id, later(outcome.delayMs), now());
       if (outcome.result === 'dead' || job.attempts >= job.max_attempts) {
         this.log.warn({ job_id: job.id, kind: job.kind, error: outcome.error }, 'job given up');

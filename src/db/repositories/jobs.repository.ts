@@ -49,6 +49,18 @@ export class JobsRepository {
       .execute();
   }
 
+  /** `complete` for many jobs of one worker in one statement. */
+  async completeMany(ids: number[], workerId: string, now: string): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.db
+        .updateTable('jobs')
+        .set({ status: 'done', locked_by: null, locked_until: null, updated_at: now, last_error: null })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('locked_by', '=', workerId)
+        .execute();
+    }
+  }
+
   async retry(id: number, workerId: string, runAt: string, error: string, now: string): Promise<void> {
     await this.db
       .updateTable('jobs')

@@ -1,10 +1,40 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../schema.js';
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** The reads and writes of every delivery, compiled once. */
+const findDelivery = new PreparedQuery((db, id: number) => db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id));
+const findEndpointById = new PreparedQuery((db, id: number) => db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id));
+const findEvent = new PreparedQuery((db, id: number) => db.selectFrom('webhook_events').selectAll().where('id', '=', id));
+const listEndpoints = new PreparedQuery((db, accountId: number) =>
+  db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id'),
+);
+const setDeliveryBody = new PreparedQuery((db, id: number, body: string) =>
+  db.updateTable('webhook_deliveries').set({ body }).where('id', '=', id),
+);
+const recordOutcome = new PreparedQuery(
+  (db, id: number, status: string, attempts: number, lastStatusCode: number | null, lastError: string | null, updatedAt: string) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({ status, attempts, last_status_code: lastStatusCode, last_error: lastError, updated_at: updatedAt })
+      .where('id', '=', id),
+);
+const insertAttempt = new PreparedQuery(
+  (db, deliveryId: number, endpointId: number, attemptedAt: string, statusCode: number | null, latencyMs: number, error: string | null) =>
+    db.insertInto('webhook_attempts').values({
+      delivery_id: deliveryId,
+      endpoint_id: endpointId,
+      attempted_at: attemptedAt,
+      status_code: statusCode,
+      latency_ms: latencyMs,
+      error,
+    }),
+);
 
 export class WebhooksRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,7 +52,7 @@ export class WebhooksRepository {
   }
 
   listEndpoints(accountId: number): Promise<WebhookEndpointRow[]> {
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return listEndpoints.execute(this.db, accountId);
   }
 
   findEndpoint(accountId: number, webhookUuid: string): Promise<WebhookEndpointRow | undefined> {
@@ -35,7 +65,7 @@ export class WebhooksRepository {
   }
 
   findEndpointById(id: number): Promise<WebhookEndpointRow | undefined> {
-    return this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return findEndpointById.executeTakeFirst(this.db, id);
   }
 
   /** The next sequence number of a shipment's events; the row update serializes concurrent writers. */
@@ -63,7 +93,7 @@ export class WebhooksRepository {
   }
 
   findEvent(id: number): Promise<WebhookEventRow | undefined> {
-    return this.db.selectFrom('webhook_events').selectAll().where('id', '=', id).executeTakeFirst();
+    return findEvent.executeTakeFirst(this.db, id);
   }
 
   insertDelivery(row: Insertable<WebhookDeliveriesTable>): Promise<WebhookDeliveryRow> {
@@ -71,7 +101,37 @@ export class WebhooksRepository {
   }
 
   findDelivery(id: number): Promise<WebhookDeliveryRow | undefined> {
-    return this.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+    return findDelivery.executeTakeFirst(this.db, id);
+  }
+
+  /** Fixes the body a delivery sends on every attempt. */
+  async setDeliveryBody(id: number, body: string): Promise<void> {
+    await setDeliveryBody.execute(this.db, id, body);
+  }
+
+  /** One attempt of a delivery: the attempt's log row and the delivery's state after it. */
+  async recordAttempt(
+    attempt: {
+      delivery_id: number;
+      endpoint_id: number;
+      attempted_at: string;
+      status_code: number | null;
+      latency_ms: number;
+      error: string | null;
+    },
+    status: string,
+    attempts: number,
+  ): Promise<void> {
+    await insertAttempt.execute(
+      this.db,
+      attempt.delivery_id,
+      attempt.endpoint_id,
+      attempt.attempted_at,
+      attempt.status_code,
+      attempt.latency_ms,
+      attempt.error,
+    );
+    await recordOutcome.execute(this.db, attempt.delivery_id, status, attempts, attempt.status_code, attempt.error, attempt.attempted_at);
   }
 
   updateDelivery(id: number, changes: Updateable<WebhookDeliveriesTable>): Promise<WebhookDeliveryRow> {
