@@ -24,7 +24,13 @@ import {
  * Two API processes (`waybill serve`, each on its own port) and two `waybill worker` processes on one
  * PostgreSQL database and one Redis, all real processes on loopback.
  */
-const database = (await redisReachable()) ? await freshPostgresDatabase() : null;
+const redisUp = await redisReachable();
+const database = redisUp ? await freshPostgresDatabase() : null;
+if (!database) {
+  console.warn(
+    `multi-process test skipped: ${redisUp ? 'PostgreSQL is unreachable (DATABASE_URL or 127.0.0.1:5432)' : `Redis is unreachable (${redisUrl})`}`,
+  );
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL and Redis', () => {
@@ -79,16 +85,21 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
   it('holds one 40 requests per second budget for an account across both API processes', async () => {
     const merchant = await apiClient(bases[0], adminToken).merchant();
     // About 100 requests a second, alternating between the processes, from half a second into a second for 4 s.
+    // A window's 2xx are its first 40 hits, at its start; nothing is sent in the last 50 ms before a window
+    // ends, so a call counts in the window it was sent in unless it took over 50 ms to reach the limiter.
     const start = Math.ceil(Date.now() / 1000) * 1000 + 500;
     await sleep(start - Date.now());
     const calls: Array<Promise<{ at: number; api: number; status: number; remaining: number }>> = [];
     for (let i = 0; Date.now() < start + 4000; i++) {
-      const sent = Date.now();
+      const at = Date.now();
+      if (at % 1000 >= 950) {
+        await sleep(1000 - (at % 1000));
+        continue;
+      }
       calls.push(
         fetch(`${bases[i % 2]}/v5/carrier-configs/`, { headers: { authorization: `Bearer ${merchant.token}` } }).then(async (res) => {
           await res.arrayBuffer();
-          // Attributed to the window of the moment between sending and the answer.
-          return { at: (sent + Date.now()) / 2, api: i % 2, status: res.status, remaining: Number(res.headers.get('ratelimit-remaining')) };
+          return { at, api: i % 2, status: res.status, remaining: Number(res.headers.get('ratelimit-remaining')) };
         }),
       );
       await sleep(10);
