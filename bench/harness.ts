@@ -23,6 +23,12 @@ export interface Measurement {
   latencyP50Ms: number;
   latencyP99Ms: number;
   totalRequests: number;
+  /**
+   * CPU time the server process spent per answered request (user + system, µs), when its pid was given.
+   * Unlike req/s this hardly moves when other work shares the machine, so it is the figure to compare
+   * between runs on a busy machine.
+   */
+  cpuMicrosPerRequest?: number;
 }
 
 export interface ScenarioResult {
@@ -83,11 +89,14 @@ export async function measure(
   settings: LoadSettings,
   headers: Record<string, string> = {},
   requests?: LoadRequest[],
+  serverPid?: number,
 ): Promise<Measurement> {
   if (settings.warmupSeconds > 0) {
     await autocannon({ url, headers, requests, connections: settings.connections, duration: settings.warmupSeconds });
   }
+  const cpuBefore = serverPid ? processCpuMs(serverPid) : null;
   const result = await autocannon({ url, headers, requests, connections: settings.connections, duration: settings.durationSeconds });
+  const cpuAfter = serverPid ? processCpuMs(serverPid) : null;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`${label}: ${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
@@ -98,7 +107,22 @@ export async function measure(
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     totalRequests: result.requests.total,
+    ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+      ? { cpuMicrosPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
+      : {}),
   };
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 export function compare(

@@ -90,8 +90,15 @@ function ratioCell(r: ScenarioResult): string {
   return `${ratio} (goal ≥ ${r.goal * 100}%${r.ratio >= r.goal ? ', met' : ', NOT met'})`;
 }
 
+function cpuNote(r: ScenarioResult): string[] {
+  const target = r.target.cpuMicrosPerRequest;
+  const baseline = r.baseline.cpuMicrosPerRequest;
+  if (target === undefined || baseline === undefined) return [];
+  return [`server CPU per request ${target} µs, baseline ${baseline} µs: ${((baseline / target) * 100).toFixed(1)}% by CPU`];
+}
+
 function notes(results: ScenarioResult[]): string {
-  const lines = results.flatMap((r) => (r.notes ?? []).map((note) => `${r.name}: ${note}`));
+  const lines = results.flatMap((r) => [...cpuNote(r), ...(r.notes ?? [])].map((note) => `${r.name}: ${note}`));
   return lines.length > 0 ? `\n${lines.join('\n')}\n` : '';
 }
 

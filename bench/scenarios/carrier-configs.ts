@@ -59,8 +59,8 @@ export const carrierConfigs: Scenario = {
       const baselineBody = await (await fetch(`${baseline.url}${route}`)).text();
       if (baselineBody !== body) throw new Error('the baseline does not answer the same body as the service');
 
-      const baselineResult = await measure('bare Fastify route', `${baseline.url}${route}`, settings);
-      const targetResult = await measure('waybill', `${service.url}${route}`, settings, headers);
+      const baselineResult = await measure('bare Fastify route', `${baseline.url}${route}`, settings, {}, undefined, baseline.pid);
+      const targetResult = await measure('waybill', `${service.url}${route}`, settings, headers, undefined, service.pid);
       return compare(this, targetResult, baselineResult, 0.6);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { envInteger, newAdminToken, round, shipmentBody, startBaseline, startService } from '../fixtures.js';
-import { type ChildServer, type Measurement, residentMemory, type Scenario, type ScenarioResult } from '../harness.js';
+import { type ChildServer, type Measurement, processCpuMs, residentMemory, type Scenario, type ScenarioResult } from '../harness.js';
 import { type Merchant, seedMerchants, tokenFor } from '../merchants.js';
 import { type OpenLoopRequest, type OpenLoopResult, type OpenLoopStream, openLoop } from '../open-loop.js';
 import { freshPostgresDatabase } from '../postgres.js';
@@ -111,7 +111,9 @@ export const mixed: Scenario = {
         }),
       );
       if (settings.warmupSeconds > 0) await openLoop(baseline.url, baselineStreams, settings.warmupSeconds);
+      const bareCpu = processCpuMs(baseline.pid);
       const bare = await openLoop(baseline.url, baselineStreams, duration);
+      const bareCpuMs = (processCpuMs(baseline.pid) ?? 0) - (bareCpu ?? 0);
 
       const streams = merchants.map((m, i) => merchantStream(m, tokens[i], rate));
       const idle = residentMemory(service.pid);
@@ -120,11 +122,19 @@ export const mixed: Scenario = {
       const sampler = setInterval(() => {
         peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
       }, 1000);
+      const serviceCpu = processCpuMs(service.pid);
       const result = await openLoop(service.url, streams, duration).finally(() => clearInterval(sampler));
+      const serviceCpuMs = (processCpuMs(service.pid) ?? 0) - (serviceCpu ?? 0);
 
       const label = `waybill on ${database}, ${accounts} accounts × ${rate} req/s`;
-      const target = asMeasurement(label, service.url, result);
-      const baselineMeasurement = asMeasurement('bare Fastify route, same offered rate', baseline.url, bare);
+      const target = {
+        ...asMeasurement(label, service.url, result),
+        cpuMicrosPerRequest: Math.round((serviceCpuMs * 1000) / Math.max(1, result.completed)),
+      };
+      const baselineMeasurement = {
+        ...asMeasurement('bare Fastify route, same offered rate', baseline.url, bare),
+        cpuMicrosPerRequest: Math.round((bareCpuMs * 1000) / Math.max(1, bare.completed)),
+      };
       const met = result.p99Ms <= GOAL_P99_MS && result.failures === 0;
       const kinds = result.byKind
         .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
@@ -142,7 +152,7 @@ export const mixed: Scenario = {
           `${database}: offered ${result.offeredPerSecond.toLocaleString('en-US')} req/s for ${duration} s, achieved ${Math.round(result.achievedPerSecond).toLocaleString('en-US')} req/s (bare route ${Math.round(bare.achievedPerSecond).toLocaleString('en-US')}); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (bare p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
           `${database}: ${kinds}`,
           `${database}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}`,
-          `${database}: service RSS idle ${idle?.totalMiB ?? '?'} MiB, peak under load ${peakRss} MiB`,
+          `${database}: service RSS idle ${idle?.totalMiB ?? '?'} MiB, peak under load ${peakRss} MiB; service CPU ${Math.round(serviceCpuMs / 10 / duration)}% of one core, ${target.cpuMicrosPerRequest} µs per request`,
         ],
       };
     } finally {

@@ -287,8 +287,8 @@ export const shipmentDetails: Scenario = {
           }),
         },
       ];
-      const baselineResult = await measure('bare Fastify route', `${baseline.url}${route}`, settings, headers, requests);
-      const targetResult = await measure('waybill', `${service.url}${route}`, settings, headers, requests);
+      const baselineResult = await measure('bare Fastify route', `${baseline.url}${route}`, settings, headers, requests, baseline.pid);
+      const targetResult = await measure('waybill', `${service.url}${route}`, settings, headers, requests, service.pid);
       const result = compare(this, targetResult, baselineResult, GOAL_RATIO);
       const met = result.ratio >= GOAL_RATIO && targetResult.latencyP99Ms <= GOAL_P99_MS;
       return {

@@ -38,8 +38,8 @@ export const token: Scenario = {
       const baseline = await startBaseline(route, bodyFile, 'POST');
       servers.push(baseline);
 
-      const baselineResult = await measure('bare Fastify POST route', `${baseline.url}${route}`, settings, headers, requests);
-      const targetResult = await measure('waybill token endpoint', `${service.url}${route}`, settings, headers, requests);
+      const baselineResult = await measure('bare Fastify POST route', `${baseline.url}${route}`, settings, headers, requests, baseline.pid);
+      const targetResult = await measure('waybill token endpoint', `${service.url}${route}`, settings, headers, requests, service.pid);
       return { ...compare(this, targetResult, baselineResult, 0), goalText: 'no goal set; throughput reported' };
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
