@@ -2,8 +2,38 @@ import { type Insertable, type Kysely, NoResultError, type Selectable, sql, type
 import type { DialectName } from '../connection.js';
 import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
+import type { TrackingEventRow } from './tracking-events.repository.js';
 
 export type ShipmentRow = Selectable<ShipmentsTable>;
+
+/**
+ * The columns of an event that shipment details and lists show. Reading only these skips the de-duplication
+ * key, times and bookkeeping columns: with ten events per shipment, making their strings is most of the read.
+ */
+const SHOWN_EVENT_COLUMNS = [
+  'shipment_row_id',
+  'event',
+  'event_key',
+  'phase_key',
+  'time_text',
+  'timezone',
+  'carrier_name',
+  'location',
+  'additional_info',
+] as const;
+export type ShownEventRow = Pick<TrackingEventRow, (typeof SHOWN_EVENT_COLUMNS)[number]>;
+
+const shownEvents = new PreparedQuery((db, shipmentRowId: number) =>
+  db
+    .selectFrom('tracking_events')
+    .select(SHOWN_EVENT_COLUMNS)
+    .where('shipment_row_id', '=', shipmentRowId)
+    .orderBy('time_utc', 'desc')
+    .orderBy('sequence', 'desc')
+    .orderBy('id', 'desc'),
+);
+/** The same for a page of shipments, by page size (a list asks for its limit, mostly 20). */
+const shownEventsOf = new PreparedQueryFamily<number[], ShownEventRow>(101);
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
 const findByIdForUpdate = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate());
@@ -59,6 +89,16 @@ export class ShipmentsRepository {
   /** Locks one shipment row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
   async lock(id: number): Promise<ShipmentRow | undefined> {
     return (this.dialect === 'postgres' ? findByIdForUpdate : findById).executeTakeFirst(this.db, id);
+  }
+
+  /** `lock` for many shipments in one statement (in id order on PostgreSQL, so two lockers never deadlock). */
+  async lockMany(ids: number[]): Promise<Map<number, ShipmentRow>> {
+    const rows = new Map<number, ShipmentRow>();
+    if (ids.length === 0) return rows;
+    let query = this.db.selectFrom('shipments').selectAll().where('id', 'in', ids);
+    if (this.dialect === 'postgres') query = query.orderBy('id').forUpdate();
+    for (const row of await query.execute()) rows.set(row.id, row);
+    return rows;
   }
 
   insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
@@ -168,6 +208,38 @@ export class ShipmentsRepository {
         .values(unique.map((tag) => ({ shipment_row_id: shipmentRowId, account_id: accountId, tag })))
         .execute();
     }
+  }
+
+  /** A shipment's events as details show them, newest first by normalized time, then by the carrier's own order. */
+  shownEvents(shipmentRowId: number): Promise<ShownEventRow[]> {
+    return shownEvents.execute(this.db, shipmentRowId);
+  }
+
+  /** The shown events of several shipments at once (list pages), each shipment's newest first. */
+  async shownEventsOf(shipmentRowIds: number[]): Promise<Map<number, ShownEventRow[]>> {
+    const byShipment = new Map<number, ShownEventRow[]>(shipmentRowIds.map((id) => [id, []]));
+    if (shipmentRowIds.length === 0) return byShipment;
+    const build = (db: Kysely<Database>, ids: number[]) =>
+      db
+        .selectFrom('tracking_events')
+        .select(SHOWN_EVENT_COLUMNS)
+        .where('shipment_row_id', 'in', ids)
+        .orderBy('shipment_row_id')
+        .orderBy('time_utc', 'desc')
+        .orderBy('sequence', 'desc')
+        .orderBy('id', 'desc');
+    const prepared =
+      shipmentRowIds.length <= 100
+        ? shownEventsOf.get(
+            String(shipmentRowIds.length),
+            () =>
+              (db, ...ids) =>
+                build(db, ids),
+          )
+        : null;
+    const rows = prepared ? await prepared.execute(this.db, ...shipmentRowIds) : await build(this.db, shipmentRowIds).execute();
+    for (const row of rows) byShipment.get(row.shipment_row_id)?.push(row);
+    return byShipment;
   }
 
   /** Newest first, keyset-paginated on the row id: stable while new shipments arrive. */

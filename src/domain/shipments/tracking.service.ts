@@ -86,7 +86,10 @@ export class TrackingService {
     const nowText = this.clock.now().toISOString();
     try {
       await this.repos.transaction(async (repos) => {
-        for (const [i, row] of claimed.entries()) await this.applyLocked(repos, row, results[i], context, podFiles[i], nowText);
+        const locked = await repos.shipments.lockMany(claimed.map((row) => row.id));
+        for (const [i, row] of claimed.entries()) {
+          await this.applyLocked(repos, row, results[i], context, podFiles[i], nowText, locked.get(row.id) ?? null);
+        }
       });
     } catch {
       let firstError: unknown = null;
@@ -112,8 +115,10 @@ export class TrackingService {
     context: ApplyContext,
     podFile: string | null,
     nowText: string,
+    /** The row already read under a lock in this transaction (null: gone), or undefined to read it here. */
+    lockedRow?: ShipmentRow | null,
   ): Promise<ShipmentRow> {
-    const before = await repos.shipments.lock(claimed.id);
+    const before = lockedRow === undefined ? await repos.shipments.lock(claimed.id) : (lockedRow ?? undefined);
     const after = await this.applyIn(repos, before, claimed, result, context, podFile);
     if (
       this.onChange &&

@@ -32,20 +32,33 @@ export function subscribes(endpoint: WebhookEndpointRow, type: string): boolean 
 export class WebhookOutbox implements EventSink {
   constructor(private readonly clock: Clock) {}
 
+  /**
+   * An account's endpoints as this transaction sees them, read once per transaction: a tracking batch
+   * announces changes of many shipments of few accounts. Nothing that writes endpoints emits events.
+   */
+  private readonly endpointsByTransaction = new WeakMap<Repositories, Map<number, WebhookEndpointRow[]>>();
+
   async emit(repos: Repositories, event: DomainEvent): Promise<void> {
-    await this.emitTo(repos, event, await repos.webhooks.listEndpoints(event.accountId));
+    await this.emitTo(repos, event, await this.endpointsOf(repos, event.accountId));
   }
 
   async emitMany(repos: Repositories, events: DomainEvent[]): Promise<void> {
-    const endpointsOf = new Map<number, WebhookEndpointRow[]>();
-    for (const event of events) {
-      let endpoints = endpointsOf.get(event.accountId);
-      if (!endpoints) {
-        endpoints = await repos.webhooks.listEndpoints(event.accountId);
-        endpointsOf.set(event.accountId, endpoints);
-      }
-      await this.emitTo(repos, event, endpoints);
+    for (const event of events) await this.emitTo(repos, event, await this.endpointsOf(repos, event.accountId));
+  }
+
+  private async endpointsOf(repos: Repositories, accountId: number): Promise<WebhookEndpointRow[]> {
+    if (!repos.db.isTransaction) return repos.webhooks.listEndpoints(accountId);
+    let byAccount = this.endpointsByTransaction.get(repos);
+    if (!byAccount) {
+      byAccount = new Map();
+      this.endpointsByTransaction.set(repos, byAccount);
     }
+    let endpoints = byAccount.get(accountId);
+    if (!endpoints) {
+      endpoints = await repos.webhooks.listEndpoints(accountId);
+      byAccount.set(accountId, endpoints);
+    }
+    return endpoints;
   }
 
   private async emitTo(repos: Repositories, event: DomainEvent, all: WebhookEndpointRow[]): Promise<void> {
