@@ -191,7 +191,7 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
     await sleep(2000);
     loading = false;
     await Promise.all(lanes);
-    expect(acknowledged.length).toBeGreaterThan(beforeRestart);
+    expect(acknowledged.length, `${failures} calls were not acknowledged`).toBeGreaterThan(beforeRestart);
     expect(booked.length).toBeGreaterThan(3);
     expect(tracked.length).toBeGreaterThan(10);
 
