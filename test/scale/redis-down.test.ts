@@ -15,7 +15,7 @@ class RedisRelay {
 
   async open(): Promise<void> {
     const target = new URL(redisUrl);
-    this.server = net.createServer((client) => {
+    const server = net.createServer((client) => {
       const upstream = net.connect(Number(target.port || 6379), target.hostname);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
@@ -24,8 +24,9 @@ class RedisRelay {
       }
       client.pipe(upstream).pipe(client);
     });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server?.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.server = server;
+    this.port = (server.address() as net.AddressInfo).port;
   }
 
   async cut(): Promise<void> {
