@@ -1,7 +1,6 @@
 import type { CarrierRecord } from '../../carriers/carrier.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
-import type { TrackingEventRow } from '../../db/repositories/tracking-events.repository.js';
+import type { ShipmentRow, ShownEventRow } from '../../db/repositories/shipments.repository.js';
 import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
 import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
 import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
@@ -20,7 +19,7 @@ export interface PresenterLookups {
 export interface ShipmentAggregate {
   row: ShipmentRow;
   order: OrderRow | null;
-  events: TrackingEventRow[];
+  events: ShownEventRow[];
   documents: Json[];
   /** The ReturnsInfo record, for return shipments. */
   returns: Json | null;
@@ -71,7 +70,7 @@ function presentLineItem(item: Json): Json {
   return copyLineItem(item);
 }
 
-function presentEvent(row: TrackingEventRow, version: ShapeVersion, lookups: PresenterLookups): Json {
+function presentEvent(row: ShownEventRow, version: ShapeVersion, lookups: PresenterLookups): Json {
   const location = row.location ? (JSON.parse(row.location) as Json) : null;
   let shownLocation: Json | null = null;
   if (location) shownLocation = version === 'v5' ? { place: location.place ?? '' } : copyLocation(location);

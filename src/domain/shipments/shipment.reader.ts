@@ -84,8 +84,8 @@ export class ShipmentReader {
     const orderIds = [...new Set(rows.map((r) => r.order_row_id).filter((id): id is number => id !== null))];
     const [events, orders, documents] = await Promise.all([
       rows.length === 1
-        ? this.repos.events.listForShipment(ids[0]).then((list) => new Map([[ids[0], list]]))
-        : this.repos.events.listForShipments(ids),
+        ? this.repos.shipments.shownEvents(ids[0]).then((list) => new Map([[ids[0], list]]))
+        : this.repos.shipments.shownEventsOf(ids),
       this.repos.orders.findByIds(orderIds),
       this.extras.documents(rows),
     ]);
