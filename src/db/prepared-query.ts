@@ -47,13 +47,20 @@ export class PreparedQuery<A extends unknown[], R> {
   private compile(db: Kysely<Database>, arity: number): Template {
     const placeholders = Array.from({ length: arity }, (_, i) => placeholder(i));
     const compiled = this.build(db, ...(placeholders as A)).compile();
+    // Lookups by map, not by scanning: multi-row inserts have thousands of arguments.
+    const argOf = new Map(placeholders.map((text, i) => [text, i]));
+    const bound = new Set<number>();
     const slots: Array<[number, number]> = [];
     compiled.parameters.forEach((value, at) => {
-      const arg = placeholders.indexOf(value as string);
-      if (arg >= 0) slots.push([at, arg]);
+      const arg = typeof value === 'string' ? argOf.get(value) : undefined;
+      if (arg !== undefined) {
+        slots.push([at, arg]);
+        bound.add(arg);
+      }
     });
+    const inlined = compiled.sql.includes('\u0000wb-arg-');
     for (let i = 0; i < arity; i++) {
-      if (!slots.some(([, arg]) => arg === i) || compiled.sql.includes(placeholders[i])) {
+      if (!bound.has(i) || (inlined && compiled.sql.includes(placeholders[i]))) {
         throw new Error(`PreparedQuery: argument ${i} is not a bound parameter of "${compiled.sql}"`);
       }
     }

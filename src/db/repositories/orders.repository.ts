@@ -1,10 +1,13 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { PreparedQuery } from '../prepared-query.js';
+import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, OrdersTable } from '../schema.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('orders').selectAll().where('id', '=', id));
+
+/** Multi-row order inserts by row count and columns (imports write full chunks, so few shapes recur). */
+const insertManyQueries = new PreparedQueryFamily<unknown[], OrderRow>(16);
 
 export class OrdersRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -37,12 +40,34 @@ export class OrdersRepository {
     const out = new Map<string, { order: OrderRow; created: boolean }>();
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
-      const inserted = await this.db
-        .insertInto('orders')
-        .values(chunk)
-        .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
-        .returningAll()
-        .execute();
+      const columns = Object.keys(chunk[0]) as Array<keyof Insertable<OrdersTable>>;
+      const values: unknown[] = [];
+      for (const row of chunk) for (const column of columns) values.push(row[column]);
+      const prepared = values.every(isBindable)
+        ? insertManyQueries.get(
+            `${chunk.length}:${columns.join(',')}`,
+            () =>
+              (db, ...args) =>
+                db
+                  .insertInto('orders')
+                  .values(
+                    chunk.map(
+                      (_, r) =>
+                        Object.fromEntries(columns.map((column, c) => [column, args[r * columns.length + c]])) as Insertable<OrdersTable>,
+                    ),
+                  )
+                  .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
+                  .returningAll(),
+          )
+        : null;
+      const inserted = prepared
+        ? await prepared.execute(this.db, ...values)
+        : await this.db
+            .insertInto('orders')
+            .values(chunk)
+            .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
+            .returningAll()
+            .execute();
       for (const order of inserted) out.set(order.order_id, { order, created: true });
       const rest = chunk.map((row) => row.order_id).filter((orderId) => !out.has(orderId));
       if (rest.length === 0) continue;
