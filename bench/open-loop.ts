@@ -26,9 +26,10 @@ export interface KindFigures {
 
 export interface OpenLoopResult {
   offeredPerSecond: number;
-  /** Responses received ÷ the measured period. */
+  /** Answers received (any status) ÷ the measured period. */
   achievedPerSecond: number;
   sent: number;
+  /** Requests that got an answer (any HTTP status); the rest timed out, failed or never found a free connection. */
   completed: number;
   /** Latency from the intended send time to the end of the response, so a stalled server cannot hide its backlog. */
   p50Ms: number;
@@ -67,6 +68,7 @@ export async function openLoop(
   const failureSamples = new Map<string, string>();
   let sent = 0;
   let completed = 0;
+  let settled = 0;
   let failures = 0;
   let throttled = 0;
 
@@ -86,7 +88,8 @@ export async function openLoop(
     sent++;
     lags.push(performance.now() - dueAt);
     pool.send(request, (status, body) => {
-      completed++;
+      settled++;
+      if (status > 0) completed++;
       const elapsed = performance.now() - dueAt;
       if (status >= 200 && status < 300) {
         byStatus[status] = (byStatus[status] ?? 0) + 1;
@@ -119,7 +122,7 @@ export async function openLoop(
     setTimeout(tick, Math.max(0, start - performance.now()));
   });
   const drainDeadline = performance.now() + timeoutMs + 1000;
-  while (completed < sent && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (settled < sent && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
   pool.close();
 
   const all: number[] = [];
