@@ -62,7 +62,7 @@ export async function seedMerchants(options: {
         const created = await context.shipments.create(caller, body);
         merchant.shipmentUuids.push(created.shipment_uuid);
         const shipment = await context.repos.shipments.findByUuid(row.id, created.shipment_uuid);
-        if (!shipment || !shipment.tracking_number) throw new Error('seeded shipment not found');
+        if (!shipment?.tracking_number) throw new Error('seeded shipment not found');
         const story = stories[i % stories.length];
         const trackingNumber = shipment.tracking_number;
         await context.repos.events.insertNew(
