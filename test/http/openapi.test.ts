@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /** Operator endpoints and signed download links, deliberately left out of the merchant-facing document. */
-const undocumented = [/^\/healthz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/files\//, /^\/t\//];
+const undocumented = [/^\/healthz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/files\//, /^\/t\//, /^\/console(\/|$)/];
 
 interface RegisteredRoute {
   method: string;

@@ -40,6 +40,10 @@ export function sessionOf(request: FastifyRequest): SignedIn {
  */
 export async function consoleRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
   await app.register(formbody, { bodyLimit: 16_384 });
+  // Pages for people, not part of the API's published document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   app.decorateRequest('consoleSession', null);
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(CONSOLE_SECURITY_HEADERS);
