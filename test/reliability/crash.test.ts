@@ -198,14 +198,18 @@ async function crashRun(database: { label: string; env: Record<string, string> }
 const onPostgresPass = Boolean(process.env.DATABASE_URL);
 
 describe('crash safety: SIGKILL under a mixed write load', () => {
-  it.skipIf(onPostgresPass)('SQLite: nothing acknowledged is lost, nothing is duplicated, every due job completes', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-crash-'));
-    try {
-      await crashRun({ label: 'sqlite', env: { WAYBILL_DATA_DIR: dataDir } });
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 300_000);
+  it.skipIf(onPostgresPass)(
+    'SQLite: nothing acknowledged is lost, nothing is duplicated, every due job completes',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-crash-'));
+      try {
+        await crashRun({ label: 'sqlite', env: { WAYBILL_DATA_DIR: dataDir } });
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 
   it.skipIf(!onPostgresPass || !postgres.url)(
     `PostgreSQL: nothing acknowledged is lost, nothing is duplicated, every due job completes${onPostgresPass ? (postgres.url ? '' : ` (skipped: ${'reason' in postgres ? postgres.reason : ''})`) : ' (runs in the pass with DATABASE_URL)'}`,
