@@ -33,7 +33,7 @@ export function assertSharedRateLimit(config: Config, processes: number): void {
  * and the generated secret key and admin token when they are not configured.
  */
 export async function prepareOnce(config: Config): Promise<{ dialect: string; description: string; adminTokenFile: string | null }> {
-  const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
   try {
     await migrateToLatest(handle.db, handle.dialect === 'postgres' ? 'public' : undefined);
   } finally {

@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** SQLite: `full` syncs every commit to disk (an acknowledged write survives a power loss); `normal` does not. */
+  sqliteSynchronous: SqliteSynchronous;
   redisUrl: string | null;
   /** Start of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitPrefix: string;
@@ -38,6 +40,15 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+export type SqliteSynchronous = 'full' | 'normal';
+
+function sqliteSynchronous(env: NodeJS.ProcessEnv): SqliteSynchronous {
+  const raw = (env.WAYBILL_SQLITE_SYNCHRONOUS ?? '').toLowerCase();
+  if (raw === '') return 'full';
+  if (raw === 'full' || raw === 'normal') return raw;
+  throw new ConfigError(`WAYBILL_SQLITE_SYNCHRONOUS must be full or normal, got "${env.WAYBILL_SQLITE_SYNCHRONOUS}"`);
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -80,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: path.resolve(optional(env, 'WAYBILL_DATA_DIR') ?? './data'),
     databaseUrl,
+    sqliteSynchronous: sqliteSynchronous(env),
     redisUrl: optional(env, 'REDIS_URL'),
     rateLimitPrefix: optional(env, 'WAYBILL_RATE_LIMIT_PREFIX') ?? 'waybill:rl:',
     adminToken: optional(env, 'WAYBILL_ADMIN_TOKEN'),

@@ -78,7 +78,12 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSchema: options.pgSchema });
+  const database = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    pgSchema: options.pgSchema,
+  });
   try {
     if (options.migrate !== false)
       await migrateToLatest(database.db, database.dialect === 'postgres' ? (options.pgSchema ?? 'public') : undefined);

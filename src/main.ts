@@ -99,7 +99,7 @@ program
   .description('apply database migrations and exit')
   .action(async () => {
     const config = loadConfig();
-    const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
     const applied = await migrateToLatest(handle.db, handle.dialect === 'postgres' ? 'public' : undefined);
     await handle.close();
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');

@@ -22,18 +22,22 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** SQLite only: `full` (the default) syncs the log at every commit, so no acknowledged write is lost to a power cut. */
+  sqliteSynchronous?: 'full' | 'normal';
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : openSqlite(options.dataDir, options.sqliteSynchronous ?? 'full');
 }
 
-function openSqlite(dataDir: string): DatabaseHandle {
+function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'waybill.sqlite');
   const raw = new SqliteDatabase(file);
   raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  raw.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   // A page cache and memory map in proportion to a service's working set, instead of the 2 MB default.
