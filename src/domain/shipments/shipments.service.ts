@@ -113,28 +113,10 @@ export class ShipmentsService {
     const now = this.clock.now().toISOString();
     const order = input.order_id ? await this.upsertOrder(repos, caller.accountId, input, now) : null;
     const carrierId = await this.carrierIdOf(repos, caller.accountId, input.carrier_reference ?? null);
-    const tracked = Boolean(input.tracking_number && input.carrier_reference);
     try {
-      const shipment = await repos.shipments.insert({
-        account_id: caller.accountId,
-        shipment_uuid: randomUUID(),
-        shipment_id: input.shipment_id,
-        tracking_number: input.tracking_number ?? null,
-        carrier_reference: input.carrier_reference ?? null,
-        carrier_id: carrierId,
-        order_row_id: order?.id ?? null,
-        status: SHIPMENT_STATUS.pending,
-        phase_key: null,
-        source: options.source ?? 'api',
-        shipment_type: options.shipmentType ?? null,
-        tracking_page_reference: randomToken(16),
-        body: JSON.stringify(pickBody(normalized, {})),
-        created_at: now,
-        updated_at: now,
-        tracking_started_at: tracked ? now : null,
-        next_poll_at: tracked ? now : null,
-        last_tracking_update_at: tracked ? now : null,
-      });
+      const shipment = await repos.shipments.insert(
+        newShipmentRow(caller.accountId, input, normalized, { carrierId, orderRowId: order?.id ?? null, now, options }),
+      );
       await repos.shipments.replaceTags(caller.accountId, shipment.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.created', shipmentRowId: shipment.id });
       return { shipment, order };
@@ -202,27 +184,9 @@ export class ShipmentsService {
     );
     const rows: Insertable<ShipmentsTable>[] = [];
     for (const { input, normalized } of valid) {
-      const tracked = Boolean(input.tracking_number && input.carrier_reference);
-      rows.push({
-        account_id: accountId,
-        shipment_uuid: randomUUID(),
-        shipment_id: input.shipment_id,
-        tracking_number: input.tracking_number ?? null,
-        carrier_reference: input.carrier_reference ?? null,
-        carrier_id: input.carrier_reference ? ((await lookup(input.carrier_reference))?.carrier_id ?? null) : null,
-        order_row_id: input.order_id ? (orders.get(input.order_id)?.id ?? null) : null,
-        status: SHIPMENT_STATUS.pending,
-        phase_key: null,
-        source: options.source ?? 'api',
-        shipment_type: options.shipmentType ?? null,
-        tracking_page_reference: randomToken(16),
-        body: JSON.stringify(pickBody(normalized, {})),
-        created_at: now,
-        updated_at: now,
-        tracking_started_at: tracked ? now : null,
-        next_poll_at: tracked ? now : null,
-        last_tracking_update_at: tracked ? now : null,
-      });
+      const carrierId = input.carrier_reference ? ((await lookup(input.carrier_reference))?.carrier_id ?? null) : null;
+      const orderRowId = input.order_id ? (orders.get(input.order_id)?.id ?? null) : null;
+      rows.push(newShipmentRow(accountId, input, normalized, { carrierId, orderRowId, now, options }));
     }
     const inserted = await repos.shipments.insertMany(rows);
     const tags: Array<{ shipment_row_id: number; account_id: number; tag: string }> = [];
@@ -387,6 +351,37 @@ export class ShipmentsService {
     if (!carrierReference) return null;
     return (await repos.carrierConfigs.find(accountId, carrierReference))?.carrier_id ?? null;
   }
+}
+
+/** The row of a new shipment: pending, tracked from now on when it has a tracking number and a carrier. */
+function newShipmentRow(
+  accountId: number,
+  input: ShipmentWrite & { shipment_id: string },
+  normalized: ShipmentWrite,
+  at: { carrierId: string | null; orderRowId: number | null; now: string; options: CreateOptions },
+): Insertable<ShipmentsTable> {
+  const tracked = Boolean(input.tracking_number && input.carrier_reference);
+  const { now, options } = at;
+  return {
+    account_id: accountId,
+    shipment_uuid: randomUUID(),
+    shipment_id: input.shipment_id,
+    tracking_number: input.tracking_number ?? null,
+    carrier_reference: input.carrier_reference ?? null,
+    carrier_id: at.carrierId,
+    order_row_id: at.orderRowId,
+    status: SHIPMENT_STATUS.pending,
+    phase_key: null,
+    source: options.source ?? 'api',
+    shipment_type: options.shipmentType ?? null,
+    tracking_page_reference: randomToken(16),
+    body: JSON.stringify(pickBody(normalized, {})),
+    created_at: now,
+    updated_at: now,
+    tracking_started_at: tracked ? now : null,
+    next_poll_at: tracked ? now : null,
+    last_tracking_update_at: tracked ? now : null,
+  };
 }
 
 function carrierLookup(repos: Repositories, accountId: number): CarrierLookup {
