@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { describe, it } from 'vitest';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { type SampleAccount, seedSampleAccount } from './sample-data.js';
 
 /** Debian's Chromium; the browser tests drive it, headless. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -49,12 +50,12 @@ export function describeWithBrowser(name: string, suite: () => void): void {
  * Chromium with a fresh temporary profile (Playwright makes one for every launch and removes it on close),
  * no sandbox, nothing that calls out to the network by itself.
  */
-export function launchBrowser(): Promise<Browser> {
+function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
 
 /** The service on a real HTTP server, on an ephemeral loopback port. */
-export async function startServer(): Promise<{ t: TestApp; baseUrl: string }> {
+async function startServer(): Promise<{ t: TestApp; baseUrl: string }> {
   const t = await createTestApp();
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, baseUrl };
@@ -71,4 +72,40 @@ export function saveScreenshot(name: string, png: Buffer): void {
   const paths = screenshotPaths(name);
   fs.writeFileSync(paths.result, png);
   if (paths.readme) fs.writeFileSync(paths.readme, png);
+}
+
+/** What a browser suite works with: the service on a real port, the sample merchant, and Chromium. */
+export interface BrowserWorld {
+  t: TestApp;
+  baseUrl: string;
+  browser: Browser;
+  sample: SampleAccount;
+}
+
+/** Starts the service with the sample merchant and Chromium before the suite, and stops both after it. */
+export function useSampleWorld(): BrowserWorld {
+  const world = {} as BrowserWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startServer());
+    world.sample = await seedSampleAccount(world.t);
+    world.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.t?.close();
+  });
+  return world;
+}
+
+/** Errors the page reports (console errors, failed responses), but the browser's own favicon request and what `ignore` accepts. */
+export function collectPageErrors(page: Page, ignore: (url: string) => boolean = () => false): string[] {
+  const errors: string[] = [];
+  const ours = (url: string) => !url.endsWith('/favicon.ico') && !ignore(url);
+  page.on('console', (message) => {
+    if (message.type() === 'error' && ours(message.location().url)) errors.push(message.text());
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400 && ours(res.url())) errors.push(`${res.status()} ${res.url()}`);
+  });
+  return errors;
 }

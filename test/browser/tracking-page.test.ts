@@ -1,37 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
-import { describeWithBrowser, launchBrowser, saveScreenshot, startServer } from './browser-harness.js';
-import { PRIVATE_TEXT, type SampleAccount, seedSampleAccount } from './sample-data.js';
+import { expect, it } from 'vitest';
+import { collectPageErrors, describeWithBrowser, saveScreenshot, useSampleWorld } from './browser-harness.js';
+import { PRIVATE_TEXT } from './sample-data.js';
 
 describeWithBrowser('tracking page in Chromium', () => {
-  let t: TestApp;
-  let baseUrl: string;
-  let browser: Browser;
-  let sample: SampleAccount;
-  beforeAll(async () => {
-    ({ t, baseUrl } = await startServer());
-    sample = await seedSampleAccount(t);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const world = useSampleWorld();
 
   it('shows the phase line and the timeline, reachable by keyboard, with nothing private on the page', async () => {
-    const context = await browser.newContext({ viewport: { width: 760, height: 900 }, deviceScaleFactor: 1, locale: 'en-GB' });
+    const context = await world.browser.newContext({ viewport: { width: 760, height: 900 }, deviceScaleFactor: 1, locale: 'en-GB' });
     const page = await context.newPage();
-    // Errors of the page itself (a refused style, a failed resource); the browser's own favicon request aside.
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
-    });
-    page.on('response', (res) => {
-      if (res.status() >= 400 && !res.url().endsWith('/favicon.ico') && !res.url().includes('no-such-reference'))
-        errors.push(`${res.status()} ${res.url()}`);
-    });
-    const response = await page.goto(`${baseUrl}/t/${sample.trackingReference}`);
+    const errors = collectPageErrors(page, (url) => url.includes('no-such-reference'));
+    const response = await page.goto(`${world.baseUrl}/t/${world.sample.trackingReference}`);
     expect(response?.status()).toBe(200);
 
     // The phase line: steps before the current one done, the current one marked for assistive technology.
@@ -74,8 +52,8 @@ describeWithBrowser('tracking page in Chromium', () => {
   });
 
   it('answers an unknown reference with the not-found page', async () => {
-    const page = await browser.newPage();
-    const response = await page.goto(`${baseUrl}/t/no-such-reference`);
+    const page = await world.browser.newPage();
+    const response = await page.goto(`${world.baseUrl}/t/no-such-reference`);
     expect(response?.status()).toBe(404);
     expect(await page.locator('h1').innerText()).toBeTruthy();
     await page.close();
