@@ -33,7 +33,7 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     }
     const now = app.context.clock.now();
     const hash = sha256(`${request.routeOptions.url}\n${canonicalJson(request.query)}\n${canonicalJson(request.body)}`);
-    const claimed = await repos.replays.claim({
+    const claim = {
       account_id: request.caller.accountId,
       scope: SCOPE,
       replay_key: key,
@@ -41,23 +41,26 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       created_at: now.toISOString(),
       // How long a first request may run before a retry with its key may take over (after a crash, say).
       expires_at: new Date(now.getTime() + app.context.config.idempotencyLeaseMs).toISOString(),
-    });
-    if (claimed) {
-      request.idempotencyKey = key;
-      return;
+    };
+    // Between a refused claim and the look-up, the holder may release the key (its answer was not an
+    // outcome): then claim again rather than mistake the missing entry for another request's.
+    let stored: Awaited<ReturnType<typeof repos.replays.find>>;
+    for (let round = 0; ; round++) {
+      if (await repos.replays.claim(claim)) {
+        request.idempotencyKey = key;
+        return;
+      }
+      stored = await repos.replays.find(request.caller.accountId, SCOPE, key);
+      if (stored || round === 2) break;
     }
-    const stored = await repos.replays.find(request.caller.accountId, SCOPE, key);
-    if (!stored || stored.request_hash !== hash) {
+    if (!stored) return inProgress(reply);
+    if (stored.request_hash !== hash) {
       return reply.code(409).send({
         api_response: '4090',
         message: 'Idempotency-Key was already used with a different request; use a new key for a new request',
       });
     }
-    if (stored.response === null) {
-      return reply
-        .code(409)
-        .send({ api_response: '4090', message: 'A request with this Idempotency-Key is still being processed; retry later' });
-    }
+    if (stored.response === null) return inProgress(reply);
     reply.header('idempotent-replayed', 'true');
     return reply
       .code(stored.status_code ?? 200)
@@ -92,4 +95,12 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     }
     return payload;
   };
+}
+
+/** The key is held by an attempt still running (or by one a crash cut off, until its lease ends). */
+function inProgress(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(409)
+    .header('retry-after', '1')
+    .send({ api_response: '4090', message: 'A request with this Idempotency-Key is still being processed; retry later' });
 }

@@ -120,6 +120,39 @@ describe('Idempotency-Key on every POST', () => {
     expect(res.statusCode).toBe(200);
   });
 
+  it('takes the key when its holder lets it go between a refused claim and the look-up (not "a different request")', async () => {
+    const { replays } = t.context.repos;
+    const accountId = (await t.context.repos.accounts.findByUuid(acct.accountUuid))?.id as number;
+    // Another attempt holds the key, and lets it go (its answer was no outcome) just as this one looks it up.
+    const now = t.clock.now();
+    await replays.claim({
+      account_id: accountId,
+      scope: 'idempotency-key',
+      replay_key: 'race-key',
+      request_hash: 'held by the other attempt',
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 60_000).toISOString(),
+    });
+    const find = replays.find.bind(replays);
+    let released = false;
+    replays.find = async (id, scope, key) => {
+      if (!released) {
+        released = true;
+        await replays.release(id, scope, key);
+      }
+      return find(id, scope, key);
+    };
+    try {
+      const res = await post('/v5/shipment/', { shipment_id: 'IK-RACE' }, 'race-key');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(released).toBe(true);
+    } finally {
+      replays.find = find;
+    }
+    const again = await post('/v5/shipment/', { shipment_id: 'IK-RACE' }, 'race-key');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
   it('works on return creation too', async () => {
     const body = standardReturn('IK-R');
     const first = await post('/v5/return/', body, 'ret-key');
