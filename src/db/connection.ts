@@ -63,7 +63,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
 /**
  * Keeps prepared statements by SQL text: the query layer asks for a fresh statement on every execution,
  * and preparing costs more than running a point query. Statements run to completion synchronously, so
- * one statement is never in use twice at once.
+ * one statement is never in use twice at once. Also makes every transaction `begin immediate`.
  */
 function withStatementCache(raw: SqliteDatabase.Database, limit = 500): SqliteDatabase.Database {
   const cache = new Map<string, SqliteDatabase.Statement>();
@@ -71,7 +71,10 @@ function withStatementCache(raw: SqliteDatabase.Database, limit = 500): SqliteDa
     let statement = cache.get(sql);
     if (!statement) {
       if (cache.size >= limit) cache.clear();
-      statement = raw.prepare(sql);
+      // Transactions take the write lock when they begin (waiting up to busy_timeout for it). A deferred one
+      // that read first could not upgrade once another process had committed, and fails at once with
+      // SQLITE_BUSY: that is what several processes on one file (serve --workers, serve + worker) would hit.
+      statement = raw.prepare(sql === 'begin' ? 'begin immediate' : sql);
       cache.set(sql, statement);
     }
     return statement;

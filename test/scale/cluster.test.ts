@@ -96,6 +96,22 @@ describe.skipIf(!redisUp)('waybill serve --workers N, with Redis', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   }, 30_000);
 
+  it('writes from both processes into one database at once without refusing any', async () => {
+    const client = apiClient(base, adminToken);
+    const merchants = await Promise.all([client.merchant(), client.merchant(), client.merchant(), client.merchant()]);
+    // 4 merchants × 30 creates, all at once, each on a new connection so both processes write.
+    const answers = await Promise.all(
+      merchants.flatMap((merchant, m) =>
+        Array.from({ length: 30 }, (_, n) =>
+          freshConnectionCall(base, 'POST', '/v5/shipment/', { authorization: `Bearer ${merchant.token}` }, { shipment_id: `W-${m}-${n}` }),
+        ),
+      ),
+    );
+    const failed = answers.filter((a) => a.status !== 200 && a.status !== 429);
+    expect(failed.map((a) => `${a.status} ${a.body}`)).toEqual([]);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(4 * 30 - 4 * 5);
+  }, 60_000);
+
   it('replaces a process that dies, and keeps serving meanwhile', async () => {
     const pid = primary.child.pid as number;
     const [victim, survivor] = childPids(pid);
