@@ -48,6 +48,8 @@ export async function startService(options: {
   dataDir: string;
   adminToken: string;
   command?: 'start' | 'serve';
+  /** Arguments after the command (`--workers 2`). */
+  commandArgs?: string[];
   nodeArgs?: string[];
   /** PostgreSQL instead of SQLite in dataDir. */
   databaseUrl?: string;
@@ -58,7 +60,7 @@ export async function startService(options: {
   const port = await freePort();
   const server = await startChild({
     label: 'waybill',
-    args: [...(options.nodeArgs ?? []), 'dist/main.js', options.command ?? 'start'],
+    args: [...(options.nodeArgs ?? []), 'dist/main.js', options.command ?? 'start', ...(options.commandArgs ?? [])],
     env: childEnv({
       NODE_ENV: 'production',
       PORT: String(port),

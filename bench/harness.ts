@@ -115,14 +115,41 @@ export async function measure(
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
 export function processCpuMs(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return null;
+  let total: number | null = null;
+  // The process and the ones it started (`serve --workers N` forks its HTTP processes).
+  for (const id of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
+      total = (total ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // gone meanwhile
+    }
   }
+  return total;
+}
+
+/** A process and its living descendants, from /proc/<pid>/task/<tid>/children. */
+export function processTree(pid: number): number[] {
+  const found = [pid];
+  for (let i = 0; i < found.length; i++) {
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${found[i]}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = fs.readFileSync(`/proc/${found[i]}/task/${task}/children`, 'utf8').trim();
+        if (children) found.push(...children.split(/\s+/).map(Number));
+      } catch {
+        // no such task any more
+      }
+    }
+  }
+  return found;
 }
 
 export function compare(

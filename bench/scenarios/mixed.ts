@@ -65,6 +65,8 @@ export const mixed: Scenario = {
     const rate = envInteger('MIXED_RATE', 40);
     const shipmentsPerAccount = envInteger('MIXED_SHIPMENTS', 50);
     const eventsPerShipment = envInteger('MIXED_EVENTS', 10);
+    // HTTP processes of `serve --workers N`; more than one shares the rate limit through Redis.
+    const workers = envInteger('MIXED_WORKERS', 1);
     const database = settings.database ?? 'sqlite';
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-mixed-'));
     const dataDir = path.join(workDir, 'data');
@@ -81,6 +83,11 @@ export const mixed: Scenario = {
         dataDir,
         adminToken,
         command: 'serve',
+        commandArgs: workers > 1 ? ['--workers', String(workers)] : [],
+        env:
+          workers > 1
+            ? { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', WAYBILL_RATE_LIMIT_PREFIX: `bench:${adminToken}:` }
+            : {},
         databaseUrl: postgres?.url,
         rateLimitPerSecond: rate,
         nodeArgs: profileArgs(),
@@ -126,7 +133,8 @@ export const mixed: Scenario = {
       const result = await openLoop(service.url, streams, duration).finally(() => clearInterval(sampler));
       const serviceCpuMs = (processCpuMs(service.pid) ?? 0) - (serviceCpu ?? 0);
 
-      const label = `waybill on ${database}, ${accounts} accounts × ${rate} req/s`;
+      const processes = workers > 1 ? `, serve --workers ${workers}` : '';
+      const label = `waybill on ${database}${processes}, ${accounts} accounts × ${rate} req/s`;
       const target = {
         ...asMeasurement(label, service.url, result),
         cpuMicrosPerRequest: Math.round((serviceCpuMs * 1000) / Math.max(1, result.completed)),
