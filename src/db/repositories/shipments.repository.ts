@@ -45,6 +45,9 @@ const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
 const findByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
   db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_id', '=', shipmentId),
 );
+const findByTrackingPageReference = new PreparedQuery((db, reference: string) =>
+  db.selectFrom('shipments').selectAll().where('tracking_page_reference', '=', reference),
+);
 
 /** Multi-row inserts by row count and columns: imports write full chunks, so one or two shapes recur. */
 const insertManyQueries = new PreparedQueryFamily<unknown[], { id: number; shipment_uuid: string }>(16);
@@ -133,6 +136,11 @@ export class ShipmentsRepository {
 
   findByShipmentId(accountId: number, shipmentId: string): Promise<ShipmentRow | undefined> {
     return findByShipmentId.executeTakeFirst(this.db, accountId, shipmentId);
+  }
+
+  /** The shipment a public tracking page shows (the reference is unique and unguessable; no account is known). */
+  findByTrackingPageReference(reference: string): Promise<ShipmentRow | undefined> {
+    return findByTrackingPageReference.executeTakeFirst(this.db, reference);
   }
 
   /**

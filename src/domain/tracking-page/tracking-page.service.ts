@@ -1,6 +1,5 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { messagesFor, resolveLanguage, type TrackingPageMessages } from './tracking-page.messages.js';
 import { buildTrackingPageView, type TrackingPageView } from './tracking-page.view.js';
 
@@ -19,7 +18,7 @@ export class TrackingPageService {
     const language = resolveLanguage(lang);
     const messages = messagesFor(language);
     if (!REFERENCE.test(reference)) return null;
-    const shipment = await this.findByReference(reference);
+    const shipment = await this.repos.shipments.findByTrackingPageReference(reference);
     if (!shipment) return null;
     const events = await this.repos.events.listForShipment(shipment.id);
     const carrierName = shipment.carrier_id ? (this.carriers.get(shipment.carrier_id)?.record.name ?? null) : null;
@@ -30,10 +29,5 @@ export class TrackingPageService {
   messages(lang: unknown): { language: string; messages: TrackingPageMessages } {
     const language = resolveLanguage(lang);
     return { language, messages: messagesFor(language) };
-  }
-
-  // Belongs in ShipmentsRepository (a findByTrackingPageReference beside findByShipmentId); the column is unique.
-  private findByReference(reference: string): Promise<ShipmentRow | undefined> {
-    return this.repos.db.selectFrom('shipments').selectAll().where('tracking_page_reference', '=', reference).executeTakeFirst();
   }
 }
