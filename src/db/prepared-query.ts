@@ -76,6 +76,32 @@ export function isBindable(value: unknown): boolean {
 }
 
 /**
+ * Rows as the flat argument list of a multi-row prepared insert: their columns (the first row's), every value
+ * in row order, the shape that names the statement, and whether they can share it (every row has the same
+ * columns and every value binds as it is).
+ */
+export function flattenRows<T extends object>(rows: T[]): { columns: Array<keyof T>; values: unknown[]; shape: string; bindable: boolean } {
+  const columns = Object.keys(rows[0]) as Array<keyof T>;
+  const names = columns.join(',');
+  const values: unknown[] = [];
+  let sameColumns = true;
+  for (const row of rows) {
+    if (sameColumns && Object.keys(row).join(',') !== names) sameColumns = false;
+    for (const column of columns) values.push(row[column]);
+  }
+  // Rows with other columns than the first cannot share its statement: the caller's builder path takes them.
+  return { columns, values, shape: `${rows.length}:${names}`, bindable: sameColumns && values.every(isBindable) };
+}
+
+/** The rows a multi-row prepared insert binds, rebuilt from its flat arguments (the inverse of flattenRows). */
+export function rowsFromArgs<T>(count: number, columns: Array<keyof T>, args: readonly unknown[]): T[] {
+  return Array.from(
+    { length: count },
+    (_, r) => Object.fromEntries(columns.map((column, c) => [column, args[r * columns.length + c]])) as T,
+  );
+}
+
+/**
  * Prepared queries of one family by shape (for example an update by the columns it sets), made on first use.
  * At most `limit` shapes are kept; an unusual shape beyond that is built on each call instead.
  */

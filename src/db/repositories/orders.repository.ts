@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
+import { flattenRows, PreparedQuery, PreparedQueryFamily, rowsFromArgs } from '../prepared-query.js';
 import type { Database, OrdersTable } from '../schema.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -40,22 +40,15 @@ export class OrdersRepository {
     const out = new Map<string, { order: OrderRow; created: boolean }>();
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
-      const columns = Object.keys(chunk[0]) as Array<keyof Insertable<OrdersTable>>;
-      const values: unknown[] = [];
-      for (const row of chunk) for (const column of columns) values.push(row[column]);
-      const prepared = values.every(isBindable)
+      const { columns, values, shape, bindable } = flattenRows(chunk);
+      const prepared = bindable
         ? insertManyQueries.get(
-            `${chunk.length}:${columns.join(',')}`,
+            shape,
             () =>
               (db, ...args) =>
                 db
                   .insertInto('orders')
-                  .values(
-                    chunk.map(
-                      (_, r) =>
-                        Object.fromEntries(columns.map((column, c) => [column, args[r * columns.length + c]])) as Insertable<OrdersTable>,
-                    ),
-                  )
+                  .values(rowsFromArgs(chunk.length, columns, args))
                   .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
                   .returningAll(),
           )

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, NoResultError, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
-import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
+import { flattenRows, isBindable, PreparedQuery, PreparedQueryFamily, rowsFromArgs } from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
 import type { TrackingEventRow } from './tracking-events.repository.js';
 
@@ -151,24 +151,15 @@ export class ShipmentsRepository {
     const out: Array<{ id: number; shipment_uuid: string }> = [];
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
-      const columns = Object.keys(chunk[0]) as Array<keyof Insertable<ShipmentsTable>>;
-      const values: unknown[] = [];
-      for (const row of chunk) for (const column of columns) values.push(row[column]);
-      const prepared = values.every(isBindable)
+      const { columns, values, shape, bindable } = flattenRows(chunk);
+      const prepared = bindable
         ? insertManyQueries.get(
-            `${chunk.length}:${columns.join(',')}`,
+            shape,
             () =>
               (db, ...args) =>
                 db
                   .insertInto('shipments')
-                  .values(
-                    chunk.map(
-                      (_, r) =>
-                        Object.fromEntries(
-                          columns.map((column, c) => [column, args[r * columns.length + c]]),
-                        ) as Insertable<ShipmentsTable>,
-                    ),
-                  )
+                  .values(rowsFromArgs(chunk.length, columns, args))
                   .returning(['id', 'shipment_uuid']),
           )
         : null;

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
+import { flattenRows, PreparedQuery, PreparedQueryFamily, rowsFromArgs } from '../prepared-query.js';
 import type { Database, TrackingEventsTable } from '../schema.js';
 
 export type TrackingEventRow = Selectable<TrackingEventsTable>;
@@ -14,12 +14,7 @@ function insertStatement(columns: Array<keyof NewEventRow>, count: number) {
   return (db: Kysely<Database>, ...values: unknown[]) =>
     db
       .insertInto('tracking_events')
-      .values(
-        Array.from(
-          { length: count },
-          (_, row) => Object.fromEntries(columns.map((column, i) => [column, values[row * columns.length + i]])) as NewEventRow,
-        ),
-      )
+      .values(rowsFromArgs<NewEventRow>(count, columns, values))
       .onConflict((oc) => oc.columns(['shipment_row_id', 'dedupe_key']).doNothing())
       .returning('id');
 }
@@ -60,18 +55,8 @@ export class TrackingEventsRepository {
   }
 
   private insertChunk(rows: NewEventRow[]): Promise<Array<{ id: number }>> {
-    const columns = Object.keys(rows[0]) as Array<keyof NewEventRow>;
-    const shape = columns.join(',');
-    const values: unknown[] = [];
-    let prepared = rows.length <= 50;
-    for (const row of rows) {
-      if (!prepared) break;
-      const keys = Object.keys(row);
-      if (keys.length !== columns.length || keys.join(',') !== shape) prepared = false;
-      for (const column of columns) values.push(row[column]);
-    }
-    const query =
-      prepared && values.every(isBindable) ? inserts.get(`${rows.length}:${shape}`, () => insertStatement(columns, rows.length)) : null;
+    const { columns, values, shape, bindable } = flattenRows(rows);
+    const query = rows.length <= 50 && bindable ? inserts.get(shape, () => insertStatement(columns, rows.length)) : null;
     if (query) return query.execute(this.db, ...values);
     return this.db
       .insertInto('tracking_events')
