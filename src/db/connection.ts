@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { sqliteDialect, WalSync } from './sqlite-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -22,7 +23,10 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
-  /** SQLite only: `full` (the default) syncs the log at every commit, so no acknowledged write is lost to a power cut. */
+  /**
+   * SQLite only: `full` (the default) has every commit on disk before any caller learns of it, so no
+   * acknowledged write is lost to a power cut; `normal` leaves the last commits to the operating system.
+   */
   sqliteSynchronous?: 'full' | 'normal';
 }
 
@@ -36,8 +40,12 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'waybill.sqlite');
   const raw = new SqliteDatabase(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  const wal = raw.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+  // `full` syncs the log after every commit, but on the thread pool (WalSync) rather than inside the commit,
+  // which would stop the event loop for each sync; SQLite's own setting is then NORMAL. Where the file
+  // system refuses the log, SQLite syncs every commit itself.
+  const walSync = synchronous === 'full' && wal ? new WalSync(`${file}-wal`) : null;
+  raw.pragma(`synchronous = ${synchronous === 'full' && !wal ? 'FULL' : 'NORMAL'}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   // A page cache and memory map in proportion to a service's working set, instead of the 2 MB default.
@@ -48,7 +56,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   raw.pragma('wal_autocheckpoint = 16384');
   raw.pragma('journal_size_limit = 67108864');
   const checkpointer = new WalCheckpointer(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<Database>({ dialect: sqliteDialect(raw, walSync) });
   return {
     db,
     dialect: 'sqlite',
@@ -58,34 +66,6 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
       await checkpointer.close();
     },
   };
-}
-
-/**
- * Keeps prepared statements by SQL text: the query layer asks for a fresh statement on every execution,
- * and preparing costs more than running a point query. Statements run to completion synchronously, so
- * one statement is never in use twice at once. Also makes every transaction `begin immediate`.
- */
-function withStatementCache(raw: SqliteDatabase.Database, limit = 500): SqliteDatabase.Database {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  const prepare = (sql: string) => {
-    let statement = cache.get(sql);
-    if (!statement) {
-      if (cache.size >= limit) cache.clear();
-      // Transactions take the write lock when they begin (waiting up to busy_timeout for it). A deferred one
-      // that read first could not upgrade once another process had committed, and fails at once with
-      // SQLITE_BUSY: that is what several processes on one file (serve --workers, serve + worker) would hit.
-      statement = raw.prepare(sql === 'begin' ? 'begin immediate' : sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-  return new Proxy(raw, {
-    get(target, property, receiver) {
-      if (property === 'prepare') return prepare;
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 // COUNT(*) and BIGINT come back as strings by default; every count we make fits a JS number.

@@ -1,40 +1,144 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import SqliteDatabase from 'better-sqlite3';
+import { type Generated, Kysely, sql } from 'kysely';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';
+import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
 
-/** SQLite's numbers for the `synchronous` setting. */
+/** SQLite's number for the `synchronous` setting NORMAL (the log is synced by WalSync, or not at all). */
 const NORMAL = 1;
-const FULL = 2;
+
+interface Table {
+  t: { id: Generated<number>; v: string };
+}
+
+/** A sync the test finishes by hand, counting how often it was started. */
+function manualSync() {
+  const pending: Array<() => void> = [];
+  let started = 0;
+  return {
+    started: () => started,
+    finishAll: () => {
+      for (const finish of pending.splice(0)) finish();
+    },
+    syncFile: (_fd: number) => {
+      started++;
+      return new Promise<void>((resolve) => pending.push(resolve));
+    },
+  };
+}
+
+const settled = async <T>(promise: Promise<T>) => {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  // Several turns: the query layer awaits a few promises on its way.
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
 
 describe('SQLite durability', () => {
   let handle: DatabaseHandle | null = null;
+  let db: Kysely<Table> | null = null;
   let dir = '';
   afterEach(async () => {
+    vi.restoreAllMocks();
     await handle?.close();
+    await db?.destroy();
     handle = null;
+    db = null;
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  async function synchronousOf(options: { sqliteSynchronous?: 'full' | 'normal' }): Promise<number> {
+  function open(syncFile: (fd: number) => Promise<void>): Kysely<Table> {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-sync-'));
-    handle = openDatabase({ dataDir: dir, databaseUrl: null, ...options });
-    const result = await sql<{ synchronous: number }>`pragma synchronous`.execute(handle.db);
-    return result.rows[0].synchronous;
+    const file = path.join(dir, 'db.sqlite');
+    const raw = new SqliteDatabase(file);
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.exec('create table t (id integer primary key, v text not null)');
+    db = new Kysely<Table>({ dialect: sqliteDialect(raw, new WalSync(`${file}-wal`, syncFile)) });
+    return db;
   }
 
-  it('syncs every commit to disk by default, so an acknowledged write survives a power cut', async () => {
+  it('hands back no write before its commit is synced, and no read while a commit is not', async () => {
+    const sync = manualSync();
+    const kysely = open(sync.syncFile);
+    const write = kysely.insertInto('t').values({ v: 'a' }).execute();
+    expect(await settled(write)).toBe(false);
+    expect(sync.started()).toBe(1);
+    // The connection is free meanwhile (the row is there), but its result waits for the disk.
+    const read = kysely.selectFrom('t').selectAll().execute();
+    expect(await settled(read)).toBe(false);
+    sync.finishAll();
+    await write;
+    expect(await read).toEqual([{ id: 1, v: 'a' }]);
+    // Nothing unsynced: reads answer without a sync.
+    expect(await kysely.selectFrom('t').select('v').execute()).toEqual([{ v: 'a' }]);
+    expect(sync.started()).toBe(1);
+  });
+
+  it('syncs a transaction once, at its commit, and lets commits made during a sync share the next one', async () => {
+    const sync = manualSync();
+    const kysely = open(sync.syncFile);
+    const transaction = kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ v: 'one' }).execute();
+      await trx.insertInto('t').values({ v: 'two' }).execute();
+    });
+    expect(await settled(transaction)).toBe(false);
+    expect(sync.started()).toBe(1);
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      kysely
+        .insertInto('t')
+        .values({ v: `w${i}` })
+        .execute(),
+    );
+    expect(await settled(Promise.all(writes))).toBe(false);
+    // All ten committed while the first sync ran; they wait for it, then share one more.
+    sync.finishAll();
+    expect(await settled(transaction)).toBe(true);
+    expect(sync.started()).toBe(2);
+    sync.finishAll();
+    await Promise.all(writes);
+    expect(sync.started()).toBe(2);
+    const count = await kysely.selectFrom('t').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    expect(count.n).toBe(12);
+  });
+
+  it('refuses every write after a failed sync: what it covered may be lost', async () => {
+    const kysely = open(async () => {
+      throw new Error('EIO: i/o error');
+    });
+    await expect(kysely.insertInto('t').values({ v: 'a' }).execute()).rejects.toThrow(/Syncing the SQLite log failed.*EIO/);
+    await expect(kysely.insertInto('t').values({ v: 'b' }).execute()).rejects.toThrow(/Syncing the SQLite log failed/);
+  });
+
+  it('syncs the log of the service database at every commit by default', async () => {
     expect(loadConfig({}).sqliteSynchronous).toBe('full');
-    expect(await synchronousOf({ sqliteSynchronous: loadConfig({}).sqliteSynchronous })).toBe(FULL);
+    const calls = vi.spyOn(fs, 'fdatasync');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-sync-'));
+    handle = openDatabase({ dataDir: dir, databaseUrl: null, sqliteSynchronous: loadConfig({}).sqliteSynchronous });
+    expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(handle.db)).rows[0].synchronous).toBe(NORMAL);
+    await sql`create table t (id integer primary key)`.execute(handle.db);
+    const before = calls.mock.calls.length;
+    await sql`insert into t default values`.execute(handle.db);
+    expect(calls.mock.calls.length).toBe(before + 1);
   });
 
   it('trades that away only when told to', async () => {
     const config = loadConfig({ WAYBILL_SQLITE_SYNCHRONOUS: 'NORMAL' });
     expect(config.sqliteSynchronous).toBe('normal');
-    expect(await synchronousOf({ sqliteSynchronous: config.sqliteSynchronous })).toBe(NORMAL);
+    const calls = vi.spyOn(fs, 'fdatasync');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-sync-'));
+    handle = openDatabase({ dataDir: dir, databaseUrl: null, sqliteSynchronous: config.sqliteSynchronous });
+    await sql`create table t (id integer primary key)`.execute(handle.db);
+    await sql`insert into t default values`.execute(handle.db);
+    expect(calls).not.toHaveBeenCalled();
   });
 
   it('refuses any other value', () => {

@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import type SqliteDatabase from 'better-sqlite3';
+import { type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
+
+const fdatasync = (fd: number) => promisify(fs.fdatasync)(fd);
+
+/**
+ * Makes commits of a WAL database durable without stopping the event loop: SQLite runs with
+ * `synchronous = NORMAL` (a commit writes its frames to the log but does not sync it) and this syncs the log
+ * file on libuv's thread pool instead. One sync covers every commit written before it started, so commits
+ * that arrive while a sync runs share the next one (group commit).
+ *
+ * A failed sync may have lost what it covered: from then on every barrier fails, nothing more is
+ * acknowledged, and a restart recovers from what the log holds.
+ */
+export class WalSync {
+  private committed = 0;
+  private synced = 0;
+  private running: Promise<void> | null = null;
+  private fd: number | null = null;
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly walFile: string,
+    private readonly syncFile: (fd: number) => Promise<void> = fdatasync,
+  ) {}
+
+  /** A commit has been written to the log (and is visible to readers of this connection). */
+  noteCommit(): void {
+    this.committed++;
+  }
+
+  /** True while a commit is written but not yet on disk. */
+  get behind(): boolean {
+    return this.synced < this.committed || this.failure !== null;
+  }
+
+  /** Resolves once every commit noted so far is on disk. */
+  async barrier(): Promise<void> {
+    const target = this.committed;
+    while (this.synced < target || this.failure) {
+      if (this.failure) throw this.failure;
+      this.running ??= this.syncOnce();
+      await this.running;
+    }
+  }
+
+  private async syncOnce(): Promise<void> {
+    // Everything noted now was written before the sync starts, so the sync covers it.
+    const upTo = this.committed;
+    try {
+      this.fd ??= fs.openSync(this.walFile, 'r');
+      await this.syncFile(this.fd);
+      this.synced = Math.max(this.synced, upTo);
+    } catch (error) {
+      this.failure = new Error(`Syncing the SQLite log failed; writes are refused until a restart: ${(error as Error).message}`);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+type Statement = SqliteDatabase.Statement;
+
+/**
+ * The connection as Kysely's SQLite driver uses it: statements cached by SQL text (the query layer asks
+ * for a fresh statement on every execution, and preparing costs more than running a point query), every
+ * transaction `begin immediate`, and each commit reported to `onCommit`.
+ */
+class TrackedDatabase {
+  private readonly cache = new Map<string, TrackedStatement>();
+  /** A statement that changes data ran since the last commit. */
+  wrote = false;
+
+  constructor(
+    readonly raw: SqliteDatabase.Database,
+    readonly onCommit: (() => void) | null,
+    private readonly limit = 500,
+  ) {}
+
+  prepare(sql: string): TrackedStatement {
+    let statement = this.cache.get(sql);
+    if (!statement) {
+      if (this.cache.size >= this.limit) this.cache.clear();
+      // Transactions take the write lock when they begin (waiting up to busy_timeout for it). A deferred one
+      // that read first could not upgrade once another process had committed, and fails at once with
+      // SQLITE_BUSY: that is what several processes on one file (serve --workers, serve + worker) would hit.
+      statement = new TrackedStatement(this.raw.prepare(sql === 'begin' ? 'begin immediate' : sql), this);
+      this.cache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+}
+
+class TrackedStatement {
+  readonly reader: boolean;
+  private readonly readonly: boolean;
+
+  constructor(
+    private readonly statement: Statement,
+    private readonly owner: TrackedDatabase,
+  ) {
+    this.reader = statement.reader;
+    // Transaction control (begin, commit, savepoints) counts as read-only: what a transaction wrote is
+    // known from its other statements.
+    this.readonly = statement.readonly;
+  }
+
+  all(parameters: readonly unknown[]): unknown[] {
+    const rows = this.statement.all(parameters);
+    this.ran();
+    return rows;
+  }
+
+  run(parameters: readonly unknown[]): SqliteDatabase.RunResult {
+    const result = this.statement.run(parameters);
+    this.ran();
+    return result;
+  }
+
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown> {
+    return this.statement.iterate(parameters);
+  }
+
+  private ran(): void {
+    const { owner } = this;
+    if (!this.readonly) owner.wrote = true;
+    // Out of a transaction after a write: a statement committed on its own, or a transaction ended.
+    if (owner.wrote && !owner.raw.inTransaction) {
+      owner.wrote = false;
+      owner.onCommit?.();
+    }
+  }
+}
+
+/**
+ * Kysely's SQLite driver, with a connection released before it waits for its commits to reach the disk:
+ * the next transaction runs (and writes into the same sync) while this one's caller waits. No result is
+ * handed back while a commit made before it is not on disk, so no caller acts on data a power cut could
+ * still take away.
+ */
+class DurableSqliteDriver extends SqliteDriver {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly walSync: WalSync | null,
+  ) {
+    super(config);
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    if (this.walSync?.behind) await this.walSync.barrier();
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    this.walSync?.close();
+  }
+}
+
+class DurableSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly database: TrackedDatabase,
+    private readonly walSync: WalSync | null,
+  ) {
+    super({ database: database as unknown as SqliteDialectConfig['database'] });
+  }
+
+  override createDriver(): Driver {
+    return new DurableSqliteDriver({ database: this.database as unknown as SqliteDialectConfig['database'] }, this.walSync);
+  }
+}
+
+/**
+ * The Kysely dialect for a better-sqlite3 database in WAL mode. With a `walSync`, SQLite itself must run
+ * with `synchronous = NORMAL`: durability comes from the sync.
+ */
+export function sqliteDialect(raw: SqliteDatabase.Database, walSync: WalSync | null): SqliteDialect {
+  const database = new TrackedDatabase(raw, walSync ? () => walSync.noteCommit() : null);
+  return new DurableSqliteDialect(database, walSync);
+}
