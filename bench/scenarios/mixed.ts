@@ -15,7 +15,7 @@ const detailsRoute = '/v5-2-0/shipment/details/';
  * One merchant's traffic at its rate: 70% details (v5.2) of its own shipments, 15% creates, 10% list,
  * 5% updates; creates use new shipment_ids, updates change the note of one of its shipments.
  */
-function merchantStream(merchant: Merchant, token: string, ratePerSecond: number): OpenLoopStream {
+function merchantStream(merchant: Merchant, token: string, ratePerSecond: number, mix: Mix): OpenLoopStream {
   const auth = { authorization: `Bearer ${token}` };
   const jsonHeaders = { ...auth, 'content-type': 'application/json' };
   const uuids = merchant.shipmentUuids;
@@ -26,16 +26,35 @@ function merchantStream(merchant: Merchant, token: string, ratePerSecond: number
     ratePerSecond,
     next(): OpenLoopRequest {
       const r = Math.random();
-      if (r < 0.7) return { kind: 'details v5.2', method: 'GET', path: `${detailsRoute}?shipment_uuid=${pick()}`, headers: auth };
-      if (r < 0.85) {
+      if (r < mix.details) return { kind: 'details v5.2', method: 'GET', path: `${detailsRoute}?shipment_uuid=${pick()}`, headers: auth };
+      if (r < mix.details + mix.creates) {
         const body = JSON.stringify(shipmentBody(`mix${merchant.runId}`, creates++));
         return { kind: 'create', method: 'POST', path: '/v5/shipment/', headers: jsonHeaders, body };
       }
-      if (r < 0.95) return { kind: 'list', method: 'GET', path: '/v5/shipment/list/?limit=20', headers: auth };
+      if (r < mix.details + mix.creates + mix.lists)
+        return { kind: 'list', method: 'GET', path: '/v5/shipment/list/?limit=20', headers: auth };
       const body = JSON.stringify({ note: `bench update ${updates++}` });
       return { kind: 'update', method: 'POST', path: `/v5-2-0/shipment/update/?shipment_uuid=${pick()}`, headers: jsonHeaders, body };
     },
   };
+}
+
+/** Shares of each kind of request, from MIXED_MIX=details,creates,lists,updates (default 70,15,10,5). */
+interface Mix {
+  details: number;
+  creates: number;
+  lists: number;
+  updates: number;
+}
+
+function mixFrom(raw: string | undefined): Mix {
+  const parts = (raw ?? '70,15,10,5').split(',').map(Number);
+  if (parts.length !== 4 || parts.some((p) => !Number.isFinite(p) || p < 0) || parts.every((p) => p === 0)) {
+    throw new Error(`MIXED_MIX takes four weights (details,creates,lists,updates), got "${raw}"`);
+  }
+  const total = parts.reduce((a, b) => a + b, 0);
+  const [details, creates, lists, updates] = parts.map((p) => p / total);
+  return { details, creates, lists, updates };
 }
 
 function asMeasurement(label: string, url: string, result: OpenLoopResult): Measurement {
@@ -67,6 +86,7 @@ export const mixed: Scenario = {
     const eventsPerShipment = envInteger('MIXED_EVENTS', 10);
     // HTTP processes of `serve --workers N`; more than one shares the rate limit through Redis.
     const workers = envInteger('MIXED_WORKERS', 1);
+    const mix = mixFrom(process.env.MIXED_MIX);
     const database = settings.database ?? 'sqlite';
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-mixed-'));
     const dataDir = path.join(workDir, 'data');
@@ -122,7 +142,7 @@ export const mixed: Scenario = {
       const bare = await openLoop(baseline.url, baselineStreams, duration);
       const bareCpuMs = (processCpuMs(baseline.pid) ?? 0) - (bareCpu ?? 0);
 
-      const streams = merchants.map((m, i) => merchantStream(m, tokens[i], rate));
+      const streams = merchants.map((m, i) => merchantStream(m, tokens[i], rate, mix));
       const idle = residentMemory(service.pid);
       if (settings.warmupSeconds > 0) await openLoop(service.url, streams, settings.warmupSeconds);
       let peakRss = 0;
