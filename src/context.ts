@@ -29,11 +29,13 @@ import { TrackingService } from './domain/shipments/tracking.service.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
+import { compileSerializer } from './http/serialization.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
 import { Worker } from './jobs/worker.js';
+import { ShipmentV5, ShipmentV52 } from './schemas/shipment-output.schemas.js';
 import { loadAdminToken, Secrets } from './secrets.js';
 
 /** Everything one process holds: configuration, database, and the services built on them. */
@@ -99,7 +101,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
   const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
   const repos = new Repositories(database.db, database.dialect);
-  const shipmentReader = new ShipmentReader(repos, carriers, (key) => (isPhaseKey(key) ? phaseName(key) : null));
+  const shipmentReader = new ShipmentReader(
+    repos,
+    carriers,
+    (key) => (isPhaseKey(key) ? phaseName(key) : null),
+    { v5: compileSerializer(ShipmentV5), 'v5.2': compileSerializer(ShipmentV52) },
+    config.renderCacheMegabytes * 1_048_576,
+  );
   const shipments = new ShipmentsService(repos, shipmentReader, clock);
   const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });

@@ -32,10 +32,13 @@ export function simplifyNullable(schema: unknown): unknown {
   return out;
 }
 
-/** Response serialization from the route schemas, with nullable types simplified; shared schemas resolve by $id. */
-export function registerSerialization(app: FastifyInstance, shared: Schema[]): void {
+/** A serializer from a response schema, with nullable types simplified; shared schemas resolve by $id. */
+export function compileSerializer(schema: unknown, shared: Schema[] = []): (data: unknown) => string {
   const external = Object.fromEntries(shared.map((s) => [s.$id as string, simplifyNullable(s)]));
-  app.setSerializerCompiler(({ schema }) =>
-    fastJsonStringify(simplifyNullable(schema) as SerializerSchema, { schema: external as Record<string, SerializerSchema> }),
-  );
+  return fastJsonStringify(simplifyNullable(schema) as SerializerSchema, { schema: external as Record<string, SerializerSchema> });
+}
+
+/** Response serialization from the route schemas (`compileSerializer`). */
+export function registerSerialization(app: FastifyInstance, shared: Schema[]): void {
+  app.setSerializerCompiler(({ schema }) => compileSerializer(schema, shared));
 }

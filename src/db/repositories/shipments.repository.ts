@@ -11,6 +11,7 @@ export type ShipmentRow = Selectable<ShipmentsTable>;
  * key, times and bookkeeping columns: with ten events per shipment, making their strings is most of the read.
  */
 const SHOWN_EVENT_COLUMNS = [
+  'id',
   'shipment_row_id',
   'event',
   'event_key',
@@ -34,6 +35,15 @@ const shownEvents = new PreparedQuery((db, shipmentRowId: number) =>
 );
 /** The same for a page of shipments, by page size (a list asks for its limit, mostly 20). */
 const shownEventsOf = new PreparedQueryFamily<number[], ShownEventRow>(101);
+
+/** How many events a shipment has and the newest row id: read from the index alone. */
+const eventStamp = new PreparedQuery((db, shipmentRowId: number) =>
+  db
+    .selectFrom('tracking_events')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('last')])
+    .where('shipment_row_id', '=', shipmentRowId),
+);
+const eventStampsOf = new PreparedQueryFamily<number[], { shipment_row_id: number; count: number; last: number }>(101);
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
 const findByIdForUpdate = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate());
@@ -241,6 +251,39 @@ export class ShipmentsRepository {
     return byShipment;
   }
 
+  /**
+   * What identifies the set of a shipment's events, by shipment: their count and newest row id. Events are
+   * only ever added (never changed or removed, and row ids are never reused), so equal stamps mean equal
+   * events; shipment renderings are cached on that (ShipmentJsonCache).
+   */
+  async eventStamps(shipmentRowIds: number[]): Promise<Map<number, string>> {
+    const stamps = new Map<number, string>(shipmentRowIds.map((id) => [id, stampOf(0, null)]));
+    if (shipmentRowIds.length === 1) {
+      const row = await eventStamp.executeTakeFirst(this.db, shipmentRowIds[0]);
+      if (row) stamps.set(shipmentRowIds[0], stampOf(Number(row.count), row.last));
+      return stamps;
+    }
+    if (shipmentRowIds.length === 0) return stamps;
+    const build = (db: Kysely<Database>, ids: number[]) =>
+      db
+        .selectFrom('tracking_events')
+        .select((eb) => ['shipment_row_id', eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('last')])
+        .where('shipment_row_id', 'in', ids)
+        .groupBy('shipment_row_id');
+    const prepared =
+      shipmentRowIds.length <= 100
+        ? eventStampsOf.get(
+            String(shipmentRowIds.length),
+            () =>
+              (db, ...ids) =>
+                build(db, ids),
+          )
+        : null;
+    const rows = prepared ? await prepared.execute(this.db, ...shipmentRowIds) : await build(this.db, shipmentRowIds).execute();
+    for (const row of rows) stamps.set(row.shipment_row_id, stampOf(Number(row.count), row.last));
+    return stamps;
+  }
+
   /** Newest first, keyset-paginated on the row id: stable while new shipments arrive. */
   list(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentRow[]> {
     let query = this.db.selectFrom('shipments').selectAll('shipments').where('shipments.account_id', '=', accountId);
@@ -273,4 +316,16 @@ export class ShipmentsRepository {
     }
     return query.orderBy('shipments.id', 'desc').limit(limit).execute();
   }
+}
+
+/** The stamp of a set of events (see `eventStamps`); `eventStampOf` gives the same for rows in hand. */
+function stampOf(count: number, last: number | string | null): string {
+  return `${count}:${last ?? ''}`;
+}
+
+/** The stamp of the events a shipment shows, from the rows themselves. */
+export function eventStampOf(events: readonly Pick<ShownEventRow, 'id'>[]): string {
+  let last: number | null = null;
+  for (const event of events) if (last === null || event.id > last) last = event.id;
+  return stampOf(events.length, last);
 }

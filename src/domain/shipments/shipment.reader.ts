@@ -1,11 +1,13 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentListFilter, ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { OrderRow } from '../../db/repositories/orders.repository.js';
+import { eventStampOf, type ShipmentListFilter, type ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseEventTime } from '../tracking/event-time.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion, type ShipmentAggregate } from './shipment.presenter.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
+import { ShipmentJsonCache } from './shipment-json-cache.js';
 
 export interface ListQuery {
   created_date_from?: string;
@@ -43,15 +45,26 @@ export const noExtras: ShipmentExtras = {
   podUrl: async () => null,
 };
 
+/** Serializers of the two shipment shapes, compiled from their response schemas. */
+export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string, unknown>) => string>;
+
+/** How a v5.2 rendering ends, `pod_url` (signed anew for every response) being the shape's last field. */
+const POD_URL_TAIL = '"pod_url":null}';
+
 /** Reading shipments: details in either shape, and the keyset-paginated list. */
 export class ShipmentReader {
   extras: ShipmentExtras = noExtras;
+  private readonly cache: ShipmentJsonCache;
 
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
     private readonly phaseName: (key: string | null) => string | null,
-  ) {}
+    private readonly serializers: ShipmentSerializers = { v5: JSON.stringify, 'v5.2': JSON.stringify },
+    cacheBytes = 0,
+  ) {
+    this.cache = new ShipmentJsonCache(cacheBytes);
+  }
 
   private readonly lookups: PresenterLookups = {
     phaseName: (key) => this.phaseName(key),
@@ -69,38 +82,118 @@ export class ShipmentReader {
   }
 
   async list(caller: Caller, query: ListQuery): Promise<{ data: Record<string, unknown>[]; next_page: string | null }> {
+    const { rows, next_page } = await this.listPage(caller, query);
+    const aggregates = await this.aggregates(rows, 'v5');
+    return { data: aggregates.map((a) => presentShipment(a, 'v5', this.lookups)), next_page };
+  }
+
+  /** `details` as the JSON text of the shipment, from the rendering cache when nothing it was made from changed. */
+  async detailsJson(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<string> {
+    const row = await findShipment(this.repos, caller.accountId, identifier);
+    return (await this.render([row], version))[0];
+  }
+
+  /** `list` with each shipment as JSON text, from the rendering cache where nothing it was made from changed. */
+  async listJson(caller: Caller, query: ListQuery): Promise<{ data: string[]; next_page: string | null }> {
+    const { rows, next_page } = await this.listPage(caller, query);
+    return { data: await this.render(rows, 'v5'), next_page };
+  }
+
+  private async listPage(caller: Caller, query: ListQuery): Promise<{ rows: ShipmentRow[]; next_page: string | null }> {
     const cursor = query.next_page ? decodeCursor(query.next_page) : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
     const rows = await this.repos.shipments.list(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
     const page = rows.slice(0, cursor.limit);
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
-    const aggregates = await this.aggregates(page, 'v5');
     const next =
       rows.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
-    return { data: aggregates.map((a) => presentShipment(a, 'v5', this.lookups)), next_page: next };
+    return { rows: page, next_page: next };
+  }
+
+  /**
+   * The shipments as JSON texts. Row, order, documents and extras are read as for any rendering; the events
+   * only by their stamp, and in full only for shipments whose rendering is not cached with these inputs.
+   */
+  private async render(rows: ShipmentRow[], version: ShapeVersion): Promise<string[]> {
+    const [stamps, orders, documents, extras] = await Promise.all([
+      this.repos.shipments.eventStamps(rows.map((r) => r.id)),
+      this.ordersOf(rows),
+      this.extras.documents(rows),
+      Promise.all(rows.map((row) => this.shapeExtras(row, version))),
+    ]);
+    const texts: string[] = [];
+    const missed: number[] = [];
+    const inputs = rows.map((row, i) => {
+      const input = {
+        row,
+        order: orders(row),
+        events: stamps.get(row.id) as string,
+        documents: JSON.stringify(documents.get(row.id) ?? []),
+        extras: version === 'v5.2' ? JSON.stringify([extras[i].returns, extras[i].collectionPoint]) : '',
+      };
+      const cached = this.cache.get(version, input);
+      if (cached === undefined) missed.push(i);
+      else texts[i] = cached;
+      return input;
+    });
+    if (missed.length > 0) {
+      const missedIds = missed.map((i) => rows[i].id);
+      const events =
+        missedIds.length === 1
+          ? new Map([[missedIds[0], await this.repos.shipments.shownEvents(missedIds[0])]])
+          : await this.repos.shipments.shownEventsOf(missedIds);
+      for (const i of missed) {
+        const { row, order } = inputs[i];
+        const rowEvents = events.get(row.id) ?? [];
+        const aggregate = { row, order, events: rowEvents, documents: documents.get(row.id) ?? [], ...extras[i], podUrl: null };
+        const text = this.serializers[version](presentShipment(aggregate, version, this.lookups));
+        if (version === 'v5.2' && !text.endsWith(POD_URL_TAIL)) throw new Error('the v5.2 shape must end with pod_url');
+        // Keyed by the events it was made from (they may be newer than the stamp read above).
+        this.cache.set(version, { ...inputs[i], events: eventStampOf(rowEvents) }, text);
+        texts[i] = text;
+      }
+    }
+    if (version === 'v5.2') {
+      for (const [i, text] of texts.entries()) {
+        if (extras[i].podUrl !== null) texts[i] = `${text.slice(0, -'null}'.length)}${JSON.stringify(extras[i].podUrl)}}`;
+      }
+    }
+    return texts;
+  }
+
+  private async shapeExtras(row: ShipmentRow, version: ShapeVersion) {
+    if (version === 'v5') return { returns: null, collectionPoint: null, podUrl: null };
+    const [returns, collectionPoint, podUrl] = await Promise.all([
+      this.extras.returns(row),
+      this.extras.collectionPoint(row),
+      this.extras.podUrl(row),
+    ]);
+    return { returns, collectionPoint, podUrl };
+  }
+
+  /** The orders of these shipments, by shipment. */
+  private async ordersOf(rows: ShipmentRow[]): Promise<(row: ShipmentRow) => OrderRow | null> {
+    const orderIds = [...new Set(rows.map((r) => r.order_row_id).filter((id): id is number => id !== null))];
+    const orderById = new Map((await this.repos.orders.findByIds(orderIds)).map((o) => [o.id, o]));
+    return (row) => (row.order_row_id !== null ? (orderById.get(row.order_row_id) ?? null) : null);
   }
 
   private async aggregates(rows: ShipmentRow[], version: ShapeVersion): Promise<ShipmentAggregate[]> {
     const ids = rows.map((r) => r.id);
-    const orderIds = [...new Set(rows.map((r) => r.order_row_id).filter((id): id is number => id !== null))];
-    const [events, orders, documents] = await Promise.all([
+    const [events, orders, documents, extras] = await Promise.all([
       rows.length === 1
         ? this.repos.shipments.shownEvents(ids[0]).then((list) => new Map([[ids[0], list]]))
         : this.repos.shipments.shownEventsOf(ids),
-      this.repos.orders.findByIds(orderIds),
+      this.ordersOf(rows),
       this.extras.documents(rows),
+      Promise.all(rows.map((row) => this.shapeExtras(row, version))),
     ]);
-    const orderById = new Map(orders.map((o) => [o.id, o]));
-    return Promise.all(
-      rows.map(async (row) => ({
-        row,
-        order: row.order_row_id !== null ? (orderById.get(row.order_row_id) ?? null) : null,
-        events: events.get(row.id) ?? [],
-        documents: documents.get(row.id) ?? [],
-        returns: version === 'v5.2' ? await this.extras.returns(row) : null,
-        collectionPoint: version === 'v5.2' ? await this.extras.collectionPoint(row) : null,
-        podUrl: version === 'v5.2' ? await this.extras.podUrl(row) : null,
-      })),
-    );
+    return rows.map((row, i) => ({
+      row,
+      order: orders(row),
+      events: events.get(row.id) ?? [],
+      documents: documents.get(row.id) ?? [],
+      ...extras[i],
+    }));
   }
 }
 

@@ -15,6 +15,7 @@ import { ShipmentCreated, ShipmentV5, ShipmentV52 } from '../../schemas/shipment
 import { callerOf } from '../auth.js';
 
 const tags = ['Shipments'];
+const JSON_TYPE = 'application/json; charset=utf-8';
 const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
 
 const ListQuerySchema = Type.Object(
@@ -70,10 +71,11 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: Envelope(shape), ...errors },
         },
       },
-      async (request) => ({
-        api_response: '200',
-        data: await shipmentReader.details(callerOf(request), request.query as ShipmentIdentifier, version),
-      }),
+      async (request, reply) => {
+        // Rendered from the response schema by the reader (and cached there), so sent as JSON text.
+        const data = await shipmentReader.detailsJson(callerOf(request), request.query as ShipmentIdentifier, version);
+        return reply.type(JSON_TYPE).send(`{"api_response":"200","data":${data}}`);
+      },
     );
 
     app.post(
@@ -136,9 +138,11 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => {
-      const page = await shipmentReader.list(callerOf(request), request.query as ListQuery);
-      return { api_response: '200', data: page.data, next_page: page.next_page };
+    async (request, reply) => {
+      const page = await shipmentReader.listJson(callerOf(request), request.query as ListQuery);
+      return reply
+        .type(JSON_TYPE)
+        .send(`{"api_response":"200","data":[${page.data.join(',')}],"next_page":${JSON.stringify(page.next_page)}}`);
     },
   );
 }

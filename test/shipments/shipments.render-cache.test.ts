@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/domain/auth.service.js';
+import { bookableShipment } from '../booking/fixtures.js';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { fullShipment } from './fixtures.js';
+
+/**
+ * Shipment details and lists are answered from rendered JSON kept per process. Whatever changes, through
+ * the API or straight in the database (as another process would), the answer must equal a rendering made
+ * anew: the reader's object path, which the cache does not touch. The same checks run with the cache off.
+ */
+describe.each([
+  ['on', '64'],
+  ['off', '0'],
+])('shipment renderings with the cache %s', (_name, megabytes) => {
+  let t: TestApp;
+  let acct: TestAccount;
+  let caller: Caller;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WAYBILL_RENDER_CACHE_MB: megabytes } });
+    acct = await t.account({ features: ['booking'], carriers: [{ carrier_reference: 'sb', booking: ['outbound'] }] });
+    const account = await t.context.accounts.require(acct.accountUuid);
+    caller = { accountId: account.id, accountUuid: acct.accountUuid, clientId: acct.clientId, features: new Set() };
+  });
+  afterAll(() => t.close());
+
+  const roundTrip = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+  /** Details in both shapes and the first list page, each asked twice, equal to a rendering made anew. */
+  async function expectFresh(shipmentId: string): Promise<Record<string, any>> {
+    for (const [prefix, version] of [
+      ['/v5', 'v5'],
+      ['/v5-2-0', 'v5.2'],
+    ] as const) {
+      const fresh = roundTrip(await t.context.shipmentReader.details(caller, { shipment_id: shipmentId }, version));
+      for (let i = 0; i < 2; i++) {
+        const res = await t.call(acct.token, 'GET', `${prefix}/shipment/details/`, undefined, { shipment_id: shipmentId });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.json()).toEqual({ api_response: '200', data: fresh });
+      }
+    }
+    const freshList = roundTrip(await t.context.shipmentReader.list(caller, { limit: 5 }));
+    for (let i = 0; i < 2; i++) {
+      const res = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { limit: '5' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ api_response: '200', ...freshList });
+    }
+    return roundTrip(await t.context.shipmentReader.details(caller, { shipment_id: shipmentId }, 'v5.2'));
+  }
+
+  it('answers every change made through the API', async () => {
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-1'))).statusCode).toBe(200);
+    await expectFresh('RC-1');
+
+    // A new event.
+    const event = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: 'RC-1',
+      events: [{ event: 'Left the hub', event_key: 'departed_facility', time: '2026-03-29T10:15:00Z', location: { place: 'Hub' } }],
+    });
+    expect(event.statusCode, event.body).toBe(200);
+    expect((await expectFresh('RC-1')).all_events.map((e: { event: string }) => e.event)).toEqual(['Left the hub']);
+
+    // A change of the shipment itself.
+    const update = await t.call(acct.token, 'POST', '/v5/shipment/update/', { note: 'Ring twice' }, { shipment_id: 'RC-1' });
+    expect(update.statusCode, update.body).toBe(200);
+    expect((await expectFresh('RC-1')).note).toBe('Ring twice');
+
+    // Its order, changed through another shipment of the same order.
+    const sibling = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'RC-2', order_id: 'order-RC-1', order_reference: 'NEW' });
+    expect(sibling.statusCode, sibling.body).toBe(200);
+    expect((await expectFresh('RC-1')).order.order_reference).toBe('NEW');
+
+    // A booking: documents, tracking number and carrier.
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', bookableShipment('RC-3'))).statusCode).toBe(200);
+    await expectFresh('RC-3');
+    const booking = await t.call(acct.token, 'POST', '/v5/booking/', { shipment_id: 'RC-3', carrier_reference: 'sb' });
+    expect([200, 299], booking.body).toContain(booking.statusCode);
+    const booked = await expectFresh('RC-3');
+    expect(booked.documents.length).toBeGreaterThan(0);
+    expect(booked.tracking_number).toBe(booking.json().data.tracking_number);
+  });
+
+  it('answers changes written straight into the database, as by another process', async () => {
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-4'))).statusCode).toBe(200);
+    await expectFresh('RC-4');
+    const { repos } = t.context;
+    const row = await repos.shipments.findByShipmentId(caller.accountId, 'RC-4');
+    if (!row?.order_row_id) throw new Error('RC-4 has no order');
+
+    await repos.shipments.update(row.id, { status: 'inactive', phase_key: 'exception' });
+    expect((await expectFresh('RC-4')).status).toBe('inactive');
+
+    await repos.orders.update(row.order_row_id, { source_name: 'Other shop', updated_at: row.updated_at });
+    expect((await expectFresh('RC-4')).order.source_name).toBe('Other shop');
+
+    await repos.events.insertNew([
+      {
+        shipment_row_id: row.id,
+        dedupe_key: 'rc-4-straight',
+        event: 'Scanned',
+        event_key: null,
+        phase_key: null,
+        time_text: '2026-03-30T08:00:00Z',
+        time_utc: '2026-03-30T08:00:00.000Z',
+        timezone: null,
+        carrier_name: null,
+        location: null,
+        additional_info: '{}',
+        origin: 'manual',
+        sequence: 0,
+        created_at: row.updated_at,
+      },
+    ]);
+    expect((await expectFresh('RC-4')).all_events.map((e: { event: string }) => e.event)).toContain('Scanned');
+
+    await repos.documents.insert({
+      account_id: caller.accountId,
+      document_uuid: randomUUID(),
+      shipment_row_id: row.id,
+      booking_row_id: null,
+      document_id: 'invoice-1',
+      name: 'Commercial invoice',
+      type: 'invoice',
+      file_format: 'pdf',
+      content_type: 'application/pdf',
+      file_key: null,
+      status: 'pending',
+      additional_info: '{}',
+      created_at: row.updated_at,
+      updated_at: row.updated_at,
+    });
+    expect((await expectFresh('RC-4')).documents.map((d: { document_id: string }) => d.document_id)).toEqual(['invoice-1']);
+  });
+});
