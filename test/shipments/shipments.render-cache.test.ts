@@ -68,7 +68,11 @@ describe.each([
     expect((await expectFresh('RC-1')).note).toBe('Ring twice');
 
     // Its order, changed through another shipment of the same order.
-    const sibling = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'RC-2', order_id: 'order-RC-1', order_reference: 'NEW' });
+    const sibling = await t.call(acct.token, 'POST', '/v5/shipment/', {
+      shipment_id: 'RC-2',
+      order_id: 'order-RC-1',
+      order_reference: 'NEW',
+    });
     expect(sibling.statusCode, sibling.body).toBe(200);
     expect((await expectFresh('RC-1')).order.order_reference).toBe('NEW');
 

@@ -19,7 +19,7 @@ export interface RenderInputs {
 }
 
 interface Entry extends RenderInputs {
-  json: string;
+  json: Buffer;
   size: number;
 }
 
@@ -45,7 +45,8 @@ function sameInputs(entry: Entry, inputs: RenderInputs): boolean {
 }
 
 /**
- * Shipments rendered as JSON, kept per process by row id and shape, least recently used dropped first
+ * Shipments rendered as JSON (UTF-8 bytes: a response is then a copy of them, not a re-encoding of a
+ * string built from thousands of pieces), kept per process by row id and shape, least recently used dropped first
  * once the texts pass `maxBytes`. An entry is used only when everything it was made from is equal to what
  * the request read from the database, so a change anywhere (this process, another API process, a worker)
  * is never answered from a stale copy. Only renderings of committed data may be stored: the reader reads
@@ -57,7 +58,7 @@ export class ShipmentJsonCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  get(version: ShapeVersion, inputs: RenderInputs): string | undefined {
+  get(version: ShapeVersion, inputs: RenderInputs): Buffer | undefined {
     const key = `${version}:${inputs.row.id}`;
     const entry = this.entries.get(key);
     if (!entry || !sameInputs(entry, inputs)) return undefined;
@@ -66,7 +67,7 @@ export class ShipmentJsonCache {
     return entry.json;
   }
 
-  set(version: ShapeVersion, inputs: RenderInputs, json: string): void {
+  set(version: ShapeVersion, inputs: RenderInputs, json: Buffer): void {
     const key = `${version}:${inputs.row.id}`;
     const size = json.length + inputs.row.body.length + inputs.documents.length + inputs.extras.length + 1024;
     const old = this.entries.get(key);

@@ -50,6 +50,7 @@ export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string,
 
 /** How a v5.2 rendering ends, `pod_url` (signed anew for every response) being the shape's last field. */
 const POD_URL_TAIL = '"pod_url":null}';
+const NULL_TAIL_BYTES = Buffer.byteLength('null}');
 
 /** Reading shipments: details in either shape, and the keyset-paginated list. */
 export class ShipmentReader {
@@ -87,14 +88,14 @@ export class ShipmentReader {
     return { data: aggregates.map((a) => presentShipment(a, 'v5', this.lookups)), next_page };
   }
 
-  /** `details` as the JSON text of the shipment, from the rendering cache when nothing it was made from changed. */
-  async detailsJson(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<string> {
+  /** `details` as the shipment's JSON (UTF-8), from the rendering cache when nothing it was made from changed. */
+  async detailsJson(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<Buffer> {
     const row = await findShipment(this.repos, caller.accountId, identifier);
     return (await this.render([row], version))[0];
   }
 
-  /** `list` with each shipment as JSON text, from the rendering cache where nothing it was made from changed. */
-  async listJson(caller: Caller, query: ListQuery): Promise<{ data: string[]; next_page: string | null }> {
+  /** `list` with each shipment as JSON (UTF-8), from the rendering cache where nothing it was made from changed. */
+  async listJson(caller: Caller, query: ListQuery): Promise<{ data: Buffer[]; next_page: string | null }> {
     const { rows, next_page } = await this.listPage(caller, query);
     return { data: await this.render(rows, 'v5'), next_page };
   }
@@ -110,17 +111,17 @@ export class ShipmentReader {
   }
 
   /**
-   * The shipments as JSON texts. Row, order, documents and extras are read as for any rendering; the events
+   * The shipments as JSON. Row, order, documents and extras are read as for any rendering; the events
    * only by their stamp, and in full only for shipments whose rendering is not cached with these inputs.
    */
-  private async render(rows: ShipmentRow[], version: ShapeVersion): Promise<string[]> {
+  private async render(rows: ShipmentRow[], version: ShapeVersion): Promise<Buffer[]> {
     const [stamps, orders, documents, extras] = await Promise.all([
       this.repos.shipments.eventStamps(rows.map((r) => r.id)),
       this.ordersOf(rows),
       this.extras.documents(rows),
       Promise.all(rows.map((row) => this.shapeExtras(row, version))),
     ]);
-    const texts: string[] = [];
+    const texts: Buffer[] = [];
     const missed: number[] = [];
     const inputs = rows.map((row, i) => {
       const input = {
@@ -145,8 +146,9 @@ export class ShipmentReader {
         const { row, order } = inputs[i];
         const rowEvents = events.get(row.id) ?? [];
         const aggregate = { row, order, events: rowEvents, documents: documents.get(row.id) ?? [], ...extras[i], podUrl: null };
-        const text = this.serializers[version](presentShipment(aggregate, version, this.lookups));
-        if (version === 'v5.2' && !text.endsWith(POD_URL_TAIL)) throw new Error('the v5.2 shape must end with pod_url');
+        const json = this.serializers[version](presentShipment(aggregate, version, this.lookups));
+        if (version === 'v5.2' && !json.endsWith(POD_URL_TAIL)) throw new Error('the v5.2 shape must end with pod_url');
+        const text = Buffer.from(json);
         // Keyed by the events it was made from (they may be newer than the stamp read above).
         this.cache.set(version, { ...inputs[i], events: eventStampOf(rowEvents) }, text);
         texts[i] = text;
@@ -154,7 +156,8 @@ export class ShipmentReader {
     }
     if (version === 'v5.2') {
       for (const [i, text] of texts.entries()) {
-        if (extras[i].podUrl !== null) texts[i] = `${text.slice(0, -'null}'.length)}${JSON.stringify(extras[i].podUrl)}}`;
+        const podUrl = extras[i].podUrl;
+        if (podUrl !== null) texts[i] = Buffer.concat([text.subarray(0, -NULL_TAIL_BYTES), Buffer.from(`${JSON.stringify(podUrl)}}`)]);
       }
     }
     return texts;

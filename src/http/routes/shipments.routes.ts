@@ -16,6 +16,11 @@ import { callerOf } from '../auth.js';
 
 const tags = ['Shipments'];
 const JSON_TYPE = 'application/json; charset=utf-8';
+// The envelopes around shipments the reader renders as JSON.
+const DATA_HEAD = Buffer.from('{"api_response":"200","data":');
+const LIST_HEAD = Buffer.from('{"api_response":"200","data":[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
 const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
 
 const ListQuerySchema = Type.Object(
@@ -74,7 +79,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         // Rendered from the response schema by the reader (and cached there), so sent as JSON text.
         const data = await shipmentReader.detailsJson(callerOf(request), request.query as ShipmentIdentifier, version);
-        return reply.type(JSON_TYPE).send(`{"api_response":"200","data":${data}}`);
+        return reply.type(JSON_TYPE).send(Buffer.concat([DATA_HEAD, data, CLOSE]));
       },
     );
 
@@ -140,9 +145,10 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const page = await shipmentReader.listJson(callerOf(request), request.query as ListQuery);
-      return reply
-        .type(JSON_TYPE)
-        .send(`{"api_response":"200","data":[${page.data.join(',')}],"next_page":${JSON.stringify(page.next_page)}}`);
+      const parts: Buffer[] = [LIST_HEAD];
+      for (const [i, shipment] of page.data.entries()) parts.push(...(i > 0 ? [COMMA, shipment] : [shipment]));
+      parts.push(Buffer.from(`],"next_page":${JSON.stringify(page.next_page)}}`));
+      return reply.type(JSON_TYPE).send(Buffer.concat(parts));
     },
   );
 }
