@@ -12,6 +12,28 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
+  // Read when scraped: nothing is counted per request beyond the cache's own two numbers.
+  const renderCache = () => app.context.shipmentReader.cache.usage;
+  new client.Gauge({
+    name: 'waybill_render_cache_bytes',
+    help: 'Memory held by shipments rendered as JSON (WAYBILL_RENDER_CACHE_MB)',
+    registers: [registry],
+    collect() {
+      this.set(renderCache().bytes);
+    },
+  });
+  new client.Counter({
+    name: 'waybill_render_cache_requests_total',
+    help: 'Shipment renderings answered from the cache (result="hit") or made anew (result="miss")',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const { hits, misses } = renderCache();
+      this.reset();
+      this.inc({ result: 'hit' }, hits);
+      this.inc({ result: 'miss' }, misses);
+    },
+  });
   // One labelled child per method, route and status, found by a plain key instead of hashing the labels per request.
   const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
   app.addHook('onResponse', (request, reply, done) => {

@@ -86,6 +86,19 @@ describe.each([
     expect(booked.tracking_number).toBe(booking.json().data.tracking_number);
   });
 
+  it('reports its hits, misses and memory at /metrics', async () => {
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const value = (series: string) => Number(new RegExp(`^${series} (\\d+)$`, 'm').exec(metrics)?.[1]);
+    expect(value('waybill_render_cache_requests_total\\{result="miss"\\}')).toBeGreaterThan(0);
+    if (megabytes === '0') {
+      expect(value('waybill_render_cache_requests_total\\{result="hit"\\}')).toBe(0);
+      expect(value('waybill_render_cache_bytes')).toBe(0);
+    } else {
+      expect(value('waybill_render_cache_requests_total\\{result="hit"\\}')).toBeGreaterThan(0);
+      expect(value('waybill_render_cache_bytes')).toBeGreaterThan(0);
+    }
+  });
+
   it('answers changes written straight into the database, as by another process', async () => {
     expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-4'))).statusCode).toBe(200);
     await expectFresh('RC-4');

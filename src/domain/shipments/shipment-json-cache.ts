@@ -55,13 +55,20 @@ function sameInputs(entry: Entry, inputs: RenderInputs): boolean {
 export class ShipmentJsonCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** Renderings answered from the cache, and those made anew (counted since start, for metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   get(version: ShapeVersion, inputs: RenderInputs): Buffer | undefined {
     const key = `${version}:${inputs.row.id}`;
     const entry = this.entries.get(key);
-    if (!entry || !sameInputs(entry, inputs)) return undefined;
+    if (!entry || !sameInputs(entry, inputs)) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.delete(key);
     this.entries.set(key, entry);
     return entry.json;
@@ -85,8 +92,8 @@ export class ShipmentJsonCache {
     }
   }
 
-  /** Entries and the bytes they are counted as (metrics and tests). */
-  get usage(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+  /** Entries and the bytes they are counted as, hits and misses (metrics). */
+  get usage(): { entries: number; bytes: number; hits: number; misses: number } {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
   }
 }

@@ -55,7 +55,7 @@ const NULL_TAIL_BYTES = Buffer.byteLength('null}');
 /** Reading shipments: details in either shape, and the keyset-paginated list. */
 export class ShipmentReader {
   extras: ShipmentExtras = noExtras;
-  private readonly cache: ShipmentJsonCache;
+  readonly cache: ShipmentJsonCache;
 
   constructor(
     private readonly repos: Repositories,
