@@ -91,6 +91,17 @@ describe('Idempotency-Key on every POST', () => {
     expect(list.data).toHaveLength(1);
   });
 
+  it('replays an update, answered as rendered JSON, byte for byte', async () => {
+    await post('/v5/shipment/', { shipment_id: 'IK-U' }, 'key-u0');
+    const first = await post('/v5-2-0/shipment/update/?shipment_id=IK-U', { note: 'first' }, 'key-u1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data.note).toBe('first');
+    await post('/v5-2-0/shipment/update/?shipment_id=IK-U', { note: 'second' }, 'key-u2');
+    const again = await post('/v5-2-0/shipment/update/?shipment_id=IK-U', { note: 'first' }, 'key-u1');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+  });
+
   it('refuses the same key with a different body with 409', async () => {
     await post('/v5/shipment/', { shipment_id: 'IK-2' }, 'key-2');
     const res = await post('/v5/shipment/', { shipment_id: 'IK-3' }, 'key-2');

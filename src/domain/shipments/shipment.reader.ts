@@ -94,6 +94,11 @@ export class ShipmentReader {
     return (await this.render([row], version))[0];
   }
 
+  /** `present` as JSON (UTF-8), through the rendering cache (a shipment just changed is kept for the details that follow). */
+  async presentJson(row: ShipmentRow, version: ShapeVersion): Promise<Buffer> {
+    return (await this.render([row], version))[0];
+  }
+
   /** `list` with each shipment as JSON (UTF-8), from the rendering cache where nothing it was made from changed. */
   async listJson(caller: Caller, query: ListQuery): Promise<{ data: Buffer[]; next_page: string | null }> {
     const { rows, next_page } = await this.listPage(caller, query);

@@ -233,12 +233,7 @@ export class ShipmentsService {
     return orders;
   }
 
-  async update(
-    caller: Caller,
-    identifier: ShipmentIdentifier,
-    input: ShipmentWrite,
-    version: ShapeVersion,
-  ): Promise<Record<string, unknown>> {
+  async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite, version: ShapeVersion): Promise<Buffer> {
     const updated = await this.repos.transaction(async (repos) => {
       const current = await findShipment(repos, caller.accountId, identifier);
       const errors = new FieldErrorCollector();
@@ -277,7 +272,7 @@ export class ShipmentsService {
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       return row;
     });
-    return this.reader.present(updated, version);
+    return this.reader.presentJson(updated, version);
   }
 
   /** Asks for a carrier poll now (POST /v5/shipment/trigger-adhoc-update/). */

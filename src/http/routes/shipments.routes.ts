@@ -95,10 +95,10 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: Envelope(shape), ...errors },
         },
       },
-      async (request) => ({
-        api_response: '200',
-        data: await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite, version),
-      }),
+      async (request, reply) => {
+        const data = await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite, version);
+        return reply.type(JSON_TYPE).send(Buffer.concat([DATA_HEAD, data, CLOSE]));
+      },
     );
   }
 
