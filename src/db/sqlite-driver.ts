@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { promisify } from 'node:util';
 import type SqliteDatabase from 'better-sqlite3';
 import { type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
 
-const fdatasync = (fd: number) => promisify(fs.fdatasync)(fd);
+// `fs.fdatasync` is looked up at each call (tests observe it).
+const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
 
 /**
  * Makes commits of a WAL database durable without stopping the event loop: SQLite runs with

@@ -6,6 +6,8 @@ export type OrderRow = Selectable<OrdersTable>;
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('orders').selectAll().where('id', '=', id));
 
+/** Single-order `insertOrGet` by columns: every create with an order writes the same ones. */
+const insertOneQueries = new PreparedQueryFamily<unknown[], OrderRow>(8);
 /** Multi-row order inserts by row count and columns (imports write full chunks, so few shapes recur). */
 const insertManyQueries = new PreparedQueryFamily<unknown[], OrderRow>(16);
 
@@ -22,12 +24,22 @@ export class OrdersRepository {
 
   /** Inserts the order, or returns the account's existing order with the same order_id. */
   async insertOrGet(row: Insertable<OrdersTable>): Promise<{ order: OrderRow; created: boolean }> {
-    const inserted = await this.db
-      .insertInto('orders')
-      .values(row)
-      .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const { columns, values, shape, bindable } = flattenRows([row]);
+    const build = (db: Kysely<Database>, values: Insertable<OrdersTable>) =>
+      db
+        .insertInto('orders')
+        .values(values)
+        .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
+        .returningAll();
+    const prepared = bindable
+      ? insertOneQueries.get(
+          shape,
+          () =>
+            (db, ...args) =>
+              build(db, rowsFromArgs(1, columns, args)[0]),
+        )
+      : null;
+    const inserted = prepared ? await prepared.executeTakeFirst(this.db, ...values) : await build(this.db, row).executeTakeFirst();
     if (inserted) return { order: inserted, created: true };
     return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
   }

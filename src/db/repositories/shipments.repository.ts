@@ -59,6 +59,8 @@ const findByTrackingPageReference = new PreparedQuery((db, reference: string) =>
   db.selectFrom('shipments').selectAll().where('tracking_page_reference', '=', reference),
 );
 
+/** Single-row inserts by columns: every create writes the same ones. */
+const insertOneQueries = new PreparedQueryFamily<unknown[], ShipmentRow>(8);
 /** Multi-row inserts by row count and columns: imports write full chunks, so one or two shapes recur. */
 const insertManyQueries = new PreparedQueryFamily<unknown[], { id: number; shipment_uuid: string }>(16);
 /** Rows per multi-row statement: well under both dialects' bound-parameter limits (20 columns × 200). */
@@ -114,8 +116,23 @@ export class ShipmentsRepository {
     return rows;
   }
 
-  insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
-    return this.db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();
+  async insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
+    const { columns, values, shape, bindable } = flattenRows([row]);
+    const prepared = bindable
+      ? insertOneQueries.get(
+          shape,
+          () =>
+            (db, ...args) =>
+              db
+                .insertInto('shipments')
+                .values(rowsFromArgs(1, columns, args)[0])
+                .returningAll(),
+        )
+      : null;
+    if (!prepared) return this.db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();
+    const inserted = await prepared.executeTakeFirst(this.db, ...values);
+    if (!inserted) throw new Error('insert into shipments returned no row');
+    return inserted;
   }
 
   async update(id: number, changes: Updateable<ShipmentsTable>): Promise<ShipmentRow> {

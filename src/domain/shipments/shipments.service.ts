@@ -103,7 +103,8 @@ export class ShipmentsService {
     options: CreateOptions = {},
   ): Promise<{ shipment: ShipmentRow; order: OrderRow | null }> {
     const errors = new FieldErrorCollector();
-    const normalized = await this.check(carrierLookup(repos, caller.accountId), input, errors);
+    const lookup = carrierLookup(repos, caller.accountId);
+    const normalized = await this.check(lookup, input, errors);
     if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
     if (await repos.shipments.findByShipmentId(caller.accountId, input.shipment_id)) {
       errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
@@ -112,12 +113,14 @@ export class ShipmentsService {
 
     const now = this.clock.now().toISOString();
     const order = input.order_id ? await this.upsertOrder(repos, caller.accountId, input, now) : null;
-    const carrierId = await this.carrierIdOf(repos, caller.accountId, input.carrier_reference ?? null);
+    const carrierId = await carrierIdOf(lookup, input.carrier_reference);
     try {
       const shipment = await repos.shipments.insert(
         newShipmentRow(caller.accountId, input, normalized, { carrierId, orderRowId: order?.id ?? null, now, options }),
       );
-      await repos.shipments.replaceTags(caller.accountId, shipment.id, normalized.tags ?? []);
+      await repos.shipments.insertTags(
+        [...new Set(normalized.tags ?? [])].map((tag) => ({ shipment_row_id: shipment.id, account_id: caller.accountId, tag })),
+      );
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.created', shipmentRowId: shipment.id });
       return { shipment, order };
     } catch (error) {
@@ -140,15 +143,7 @@ export class ShipmentsService {
     options: CreateManyOptions = {},
   ): Promise<CreateManyOutcome[]> {
     const accountId = caller.accountId;
-    const carriers = new Map<string, Promise<{ carrier_id: string } | undefined>>();
-    const lookup = (ref: string) => {
-      let found = carriers.get(ref);
-      if (!found) {
-        found = repos.carrierConfigs.find(accountId, ref);
-        carriers.set(ref, found);
-      }
-      return found;
-    };
+    const lookup = carrierLookup(repos, accountId);
     const existing = await repos.shipments.existingShipmentIds(
       accountId,
       inputs.map((input) => input.shipment_id),
@@ -184,7 +179,7 @@ export class ShipmentsService {
     );
     const rows: Insertable<ShipmentsTable>[] = [];
     for (const { input, normalized } of valid) {
-      const carrierId = input.carrier_reference ? ((await lookup(input.carrier_reference))?.carrier_id ?? null) : null;
+      const carrierId = await carrierIdOf(lookup, input.carrier_reference);
       const orderRowId = input.order_id ? (orders.get(input.order_id)?.id ?? null) : null;
       rows.push(newShipmentRow(accountId, input, normalized, { carrierId, orderRowId, now, options }));
     }
@@ -240,7 +235,8 @@ export class ShipmentsService {
       if (input.shipment_id !== undefined && input.shipment_id !== current.shipment_id) {
         errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
       }
-      const normalized = await this.check(carrierLookup(repos, caller.accountId), input, errors);
+      const lookup = carrierLookup(repos, caller.accountId);
+      const normalized = await this.check(lookup, input, errors);
       if (input.order_id === undefined || input.order_id === null) {
         if (current.order_row_id === null || input.order_id === null) this.refuseOrderFieldsWithoutOrder(input, errors);
       }
@@ -259,8 +255,7 @@ export class ShipmentsService {
       const row = await repos.shipments.update(current.id, {
         tracking_number: trackingNumber,
         carrier_reference: carrierReference,
-        carrier_id:
-          input.carrier_reference !== undefined ? await this.carrierIdOf(repos, caller.accountId, carrierReference) : current.carrier_id,
+        carrier_id: input.carrier_reference !== undefined ? await carrierIdOf(lookup, carrierReference) : current.carrier_id,
         order_row_id: orderRowId,
         body: JSON.stringify(pickBody(normalized, JSON.parse(current.body))),
         updated_at: now,
@@ -303,7 +298,7 @@ export class ShipmentsService {
       for (const entry of normalized.linked_shipments) {
         linked.push({
           ...entry,
-          carrier_id: entry.carrier_reference ? ((await lookup(entry.carrier_reference))?.carrier_id ?? null) : null,
+          carrier_id: await carrierIdOf(lookup, entry.carrier_reference),
         });
       }
       normalized.linked_shipments = linked;
@@ -341,11 +336,6 @@ export class ShipmentsService {
       updated_at: now,
     });
   }
-
-  private async carrierIdOf(repos: Repositories, accountId: number, carrierReference: string | null): Promise<string | null> {
-    if (!carrierReference) return null;
-    return (await repos.carrierConfigs.find(accountId, carrierReference))?.carrier_id ?? null;
-  }
 }
 
 /** The row of a new shipment: pending, tracked from now on when it has a tracking number and a carrier. */
@@ -379,8 +369,21 @@ function newShipmentRow(
   };
 }
 
+/** The account's carrier configurations by reference, each read once per lookup made. */
 function carrierLookup(repos: Repositories, accountId: number): CarrierLookup {
-  return (ref) => repos.carrierConfigs.find(accountId, ref);
+  const found = new Map<string, ReturnType<CarrierLookup>>();
+  return (ref) => {
+    let config = found.get(ref);
+    if (!config) {
+      config = repos.carrierConfigs.find(accountId, ref);
+      found.set(ref, config);
+    }
+    return config;
+  };
+}
+
+async function carrierIdOf(lookup: CarrierLookup, carrierReference: string | null | undefined): Promise<string | null> {
+  return carrierReference ? ((await lookup(carrierReference))?.carrier_id ?? null) : null;
 }
 
 function hasOrderFields(input: ShipmentWrite): boolean {
