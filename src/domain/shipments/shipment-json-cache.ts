@@ -61,6 +61,16 @@ export class ShipmentJsonCache {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** Whether a rendering of this shipment in this shape is kept (it may still be out of date). */
+  holds(version: ShapeVersion, shipmentRowId: number): boolean {
+    return this.entries.has(`${version}:${shipmentRowId}`);
+  }
+
+  /** Counts a shipment rendered anew because none was kept. */
+  missed(): void {
+    this.misses++;
+  }
+
   get(version: ShapeVersion, inputs: RenderInputs): Buffer | undefined {
     const key = `${version}:${inputs.row.id}`;
     const entry = this.entries.get(key);

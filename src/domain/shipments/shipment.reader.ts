@@ -116,12 +116,13 @@ export class ShipmentReader {
   }
 
   /**
-   * The shipments as JSON. Row, order, documents and extras are read as for any rendering; the events
-   * only by their stamp, and in full only for shipments whose rendering is not cached with these inputs.
+   * The shipments as JSON. Row, order, documents and extras are read as for any rendering; the events of
+   * a shipment with a kept rendering only by their stamp, and in full only where that rendering is out of date.
    */
   private async render(rows: ShipmentRow[], version: ShapeVersion): Promise<Buffer[]> {
+    const kept = rows.filter((row) => this.cache.holds(version, row.id)).map((row) => row.id);
     const [stamps, orders, documents, extras] = await Promise.all([
-      this.repos.shipments.eventStamps(rows.map((r) => r.id)),
+      this.repos.shipments.eventStamps(kept),
       this.ordersOf(rows),
       this.extras.documents(rows),
       Promise.all(rows.map((row) => this.shapeExtras(row, version))),
@@ -129,14 +130,17 @@ export class ShipmentReader {
     const texts: Buffer[] = [];
     const missed: number[] = [];
     const inputs = rows.map((row, i) => {
+      const stamp = stamps.get(row.id);
       const input = {
         row,
         order: orders(row),
-        events: stamps.get(row.id) as string,
+        events: stamp ?? '',
         documents: JSON.stringify(documents.get(row.id) ?? []),
         extras: version === 'v5.2' ? JSON.stringify([extras[i].returns, extras[i].collectionPoint]) : '',
       };
-      const cached = this.cache.get(version, input);
+      let cached: Buffer | undefined;
+      if (stamp === undefined) this.cache.missed();
+      else cached = this.cache.get(version, input);
       if (cached === undefined) missed.push(i);
       else texts[i] = cached;
       return input;
