@@ -120,3 +120,43 @@ export class PreparedQueryFamily<A extends unknown[], R> {
     return query;
   }
 }
+
+/**
+ * Runs a query over a list of ids, prepared once per list length (lists of at most 100; the family keeps as
+ * many lengths as its limit), built afresh for longer lists.
+ */
+export async function executeForIds<R>(
+  db: Kysely<Database>,
+  family: PreparedQueryFamily<number[], R>,
+  ids: number[],
+  build: (db: Kysely<Database>, ids: number[]) => Compilable<R>,
+): Promise<R[]> {
+  const prepared =
+    ids.length <= 100
+      ? family.get(
+          String(ids.length),
+          () =>
+            (db, ...args) =>
+              build(db, args),
+        )
+      : null;
+  return prepared ? prepared.execute(db, ...ids) : (await db.executeQuery(build(db, ids))).rows;
+}
+
+/** A single-row statement prepared by the row's columns, with the row's values; null when it cannot share one. */
+export function preparedForRow<T extends object, R>(
+  family: PreparedQueryFamily<unknown[], R>,
+  row: T,
+  build: (db: Kysely<Database>, row: T) => Compilable<R>,
+): { query: PreparedQuery<unknown[], R>; values: unknown[] } | null {
+  const { columns, values, shape, bindable } = flattenRows([row]);
+  const query = bindable
+    ? family.get(
+        shape,
+        () =>
+          (db, ...args) =>
+            build(db, rowsFromArgs(1, columns, args)[0]),
+      )
+    : null;
+  return query ? { query, values } : null;
+}

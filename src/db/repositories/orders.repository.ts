@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { flattenRows, PreparedQuery, PreparedQueryFamily, rowsFromArgs } from '../prepared-query.js';
+import { flattenRows, PreparedQuery, PreparedQueryFamily, preparedForRow, rowsFromArgs } from '../prepared-query.js';
 import type { Database, OrdersTable } from '../schema.js';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -24,22 +24,16 @@ export class OrdersRepository {
 
   /** Inserts the order, or returns the account's existing order with the same order_id. */
   async insertOrGet(row: Insertable<OrdersTable>): Promise<{ order: OrderRow; created: boolean }> {
-    const { columns, values, shape, bindable } = flattenRows([row]);
     const build = (db: Kysely<Database>, values: Insertable<OrdersTable>) =>
       db
         .insertInto('orders')
         .values(values)
         .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
         .returningAll();
-    const prepared = bindable
-      ? insertOneQueries.get(
-          shape,
-          () =>
-            (db, ...args) =>
-              build(db, rowsFromArgs(1, columns, args)[0]),
-        )
-      : null;
-    const inserted = prepared ? await prepared.executeTakeFirst(this.db, ...values) : await build(this.db, row).executeTakeFirst();
+    const prepared = preparedForRow(insertOneQueries, row, build);
+    const inserted = prepared
+      ? await prepared.query.executeTakeFirst(this.db, ...prepared.values)
+      : await build(this.db, row).executeTakeFirst();
     if (inserted) return { order: inserted, created: true };
     return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
   }

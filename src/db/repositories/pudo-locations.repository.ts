@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { BoundingBox } from '../../domain/pudo/geo.js';
 import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
-import { PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
+import { executeForIds, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, PudoLocationsTable } from '../schema.js';
 
 export type PudoLocationRow = Selectable<PudoLocationsTable>;
@@ -124,18 +124,9 @@ export class PudoLocationsRepository {
   /** Full records by id, for the nearest candidates only. */
   async recordsByIds(ids: number[]): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const prepared =
-      ids.length <= 100
-        ? recordsByIds.get(
-            String(ids.length),
-            () =>
-              (db, ...list) =>
-                db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', list),
-          )
-        : null;
-    const rows = prepared
-      ? await prepared.execute(this.db, ...ids)
-      : await this.db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', ids).execute();
+    const rows = await executeForIds(this.db, recordsByIds, ids, (db, list) =>
+      db.selectFrom('pudo_locations').select(['id', 'record']).where('id', 'in', list),
+    );
     return new Map(rows.map((row) => [row.id, row.record]));
   }
 

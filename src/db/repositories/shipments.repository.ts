@@ -1,6 +1,14 @@
 import { type Insertable, type Kysely, NoResultError, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
-import { flattenRows, isBindable, PreparedQuery, PreparedQueryFamily, rowsFromArgs } from '../prepared-query.js';
+import {
+  executeForIds,
+  flattenRows,
+  isBindable,
+  PreparedQuery,
+  PreparedQueryFamily,
+  preparedForRow,
+  rowsFromArgs,
+} from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
 import type { TrackingEventRow } from './tracking-events.repository.js';
 
@@ -35,14 +43,7 @@ const shownEvents = new PreparedQuery((db, shipmentRowId: number) =>
 );
 /** The same for a page of shipments, by page size (a list asks for its limit, mostly 20). */
 const shownEventsOf = new PreparedQueryFamily<number[], ShownEventRow>(101);
-
-/** How many events a shipment has and the newest row id: read from the index alone. */
-const eventStamp = new PreparedQuery((db, shipmentRowId: number) =>
-  db
-    .selectFrom('tracking_events')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('last')])
-    .where('shipment_row_id', '=', shipmentRowId),
-);
+/** How many events shipments have and their newest row ids (read from the index alone), by list length. */
 const eventStampsOf = new PreparedQueryFamily<number[], { shipment_row_id: number; count: number; last: number }>(101);
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
@@ -117,20 +118,10 @@ export class ShipmentsRepository {
   }
 
   async insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
-    const { columns, values, shape, bindable } = flattenRows([row]);
-    const prepared = bindable
-      ? insertOneQueries.get(
-          shape,
-          () =>
-            (db, ...args) =>
-              db
-                .insertInto('shipments')
-                .values(rowsFromArgs(1, columns, args)[0])
-                .returningAll(),
-        )
-      : null;
-    if (!prepared) return this.db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();
-    const inserted = await prepared.executeTakeFirst(this.db, ...values);
+    const build = (db: Kysely<Database>, values: Insertable<ShipmentsTable>) => db.insertInto('shipments').values(values).returningAll();
+    const prepared = preparedForRow(insertOneQueries, row, build);
+    if (!prepared) return build(this.db, row).executeTakeFirstOrThrow();
+    const inserted = await prepared.query.executeTakeFirst(this.db, ...prepared.values);
     if (!inserted) throw new Error('insert into shipments returned no row');
     return inserted;
   }
@@ -245,7 +236,7 @@ export class ShipmentsRepository {
   async shownEventsOf(shipmentRowIds: number[]): Promise<Map<number, ShownEventRow[]>> {
     const byShipment = new Map<number, ShownEventRow[]>(shipmentRowIds.map((id) => [id, []]));
     if (shipmentRowIds.length === 0) return byShipment;
-    const build = (db: Kysely<Database>, ids: number[]) =>
+    const rows = await executeForIds(this.db, shownEventsOf, shipmentRowIds, (db, ids) =>
       db
         .selectFrom('tracking_events')
         .select(SHOWN_EVENT_COLUMNS)
@@ -253,17 +244,8 @@ export class ShipmentsRepository {
         .orderBy('shipment_row_id')
         .orderBy('time_utc', 'desc')
         .orderBy('sequence', 'desc')
-        .orderBy('id', 'desc');
-    const prepared =
-      shipmentRowIds.length <= 100
-        ? shownEventsOf.get(
-            String(shipmentRowIds.length),
-            () =>
-              (db, ...ids) =>
-                build(db, ids),
-          )
-        : null;
-    const rows = prepared ? await prepared.execute(this.db, ...shipmentRowIds) : await build(this.db, shipmentRowIds).execute();
+        .orderBy('id', 'desc'),
+    );
     for (const row of rows) byShipment.get(row.shipment_row_id)?.push(row);
     return byShipment;
   }
@@ -275,28 +257,14 @@ export class ShipmentsRepository {
    */
   async eventStamps(shipmentRowIds: number[]): Promise<Map<number, string>> {
     const stamps = new Map<number, string>(shipmentRowIds.map((id) => [id, stampOf(0, null)]));
-    if (shipmentRowIds.length === 1) {
-      const row = await eventStamp.executeTakeFirst(this.db, shipmentRowIds[0]);
-      if (row) stamps.set(shipmentRowIds[0], stampOf(Number(row.count), row.last));
-      return stamps;
-    }
     if (shipmentRowIds.length === 0) return stamps;
-    const build = (db: Kysely<Database>, ids: number[]) =>
+    const rows = await executeForIds(this.db, eventStampsOf, shipmentRowIds, (db, ids) =>
       db
         .selectFrom('tracking_events')
         .select((eb) => ['shipment_row_id', eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('last')])
         .where('shipment_row_id', 'in', ids)
-        .groupBy('shipment_row_id');
-    const prepared =
-      shipmentRowIds.length <= 100
-        ? eventStampsOf.get(
-            String(shipmentRowIds.length),
-            () =>
-              (db, ...ids) =>
-                build(db, ids),
-          )
-        : null;
-    const rows = prepared ? await prepared.execute(this.db, ...shipmentRowIds) : await build(this.db, shipmentRowIds).execute();
+        .groupBy('shipment_row_id'),
+    );
     for (const row of rows) stamps.set(row.shipment_row_id, stampOf(Number(row.count), row.last));
     return stamps;
   }
