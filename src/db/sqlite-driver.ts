@@ -11,8 +11,8 @@ const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdat
  * file on libuv's thread pool instead. One sync covers every commit written before it started, so commits
  * that arrive while a sync runs share the next one (group commit).
  *
- * A failed sync may have lost what it covered: from then on every barrier fails, nothing more is
- * acknowledged, and a restart recovers from what the log holds.
+ * A failed sync may have lost what it covered: from then on every barrier fails, so no query result is
+ * handed back (writes nor reads, and the health check fails), and a restart recovers from what the log holds.
  */
 export class WalSync {
   private committed = 0;
@@ -54,7 +54,7 @@ export class WalSync {
       await this.syncFile(this.fd);
       this.synced = Math.max(this.synced, upTo);
     } catch (error) {
-      this.failure = new Error(`Syncing the SQLite log failed; writes are refused until a restart: ${(error as Error).message}`);
+      this.failure = new Error(`Syncing the SQLite log failed; no query is answered until a restart: ${(error as Error).message}`);
     } finally {
       this.running = null;
     }
