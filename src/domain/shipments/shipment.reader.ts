@@ -61,8 +61,8 @@ export class ShipmentReader {
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
     private readonly phaseName: (key: string | null) => string | null,
-    private readonly serializers: ShipmentSerializers = { v5: JSON.stringify, 'v5.2': JSON.stringify },
-    cacheBytes = 0,
+    private readonly serializers: ShipmentSerializers,
+    cacheBytes: number,
   ) {
     this.cache = new ShipmentJsonCache(cacheBytes);
   }
