@@ -4,6 +4,14 @@ import { randomToken, type Secrets, safeEqual, sha256Hex } from '../secrets.js';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
+/**
+ * A token's expiry as written in it: Unix seconds in at most 12 decimal digits, nothing else (`Number()` alone
+ * would take `1e99`, `0x10` or ` 42`). Null when the text is anything else.
+ */
+export function parseTokenExpiry(text: string): number | null {
+  return /^\d{1,12}$/.test(text) ? Number(text) : null;
+}
+
 /** Who is calling: resolved from a bearer token on every merchant request. */
 export interface Caller {
   accountId: number;
@@ -85,8 +93,8 @@ export class AuthService {
       if (parts.length !== 5 || parts[0] !== 'v1') return null;
       const unsigned = parts.slice(0, 4).join('.');
       if (!safeEqual(parts[4], this.secrets.sign(this.secrets.tokenKey, unsigned))) return null;
-      const expiry = Number(parts[2]);
-      if (!Number.isInteger(expiry)) return null;
+      const expiry = parseTokenExpiry(parts[2]);
+      if (expiry === null) return null;
       clientId = parts[1];
       expiresAt = expiry * 1000;
       if (this.verified.size > 100_000) this.verified.clear();

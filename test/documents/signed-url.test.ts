@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signPath, signUrlQuery, verifySignedPath, verifySignedUrlQuery } from '../../src/documents/signed-url.js';
 import { Secrets } from '../../src/secrets.js';
@@ -33,6 +33,14 @@ describe('signed URLs', () => {
     expect(verifySignedUrlQuery(path, { expires: ['1', '2'], signature }, key, now)).toBe('invalid');
     expect(verifySignedPath(`${path}?expires=${expires}&expires=1&signature=${signature}`, key, now)).toBe('invalid');
     expect(verifySignedPath(`${path}?expires=-1&signature=${signature}`, key, now)).toBe('invalid');
+  });
+
+  it('refuses an expiry that is not plain decimal digits, even under a valid signature', () => {
+    const macOf = (expires: string) => createHmac('sha256', key).update(`${path}\n${expires}`).digest('base64url');
+    for (const expires of ['1e99', '0x7fffffff', '9999999999.5', ' 9999999999', '1'.repeat(13)]) {
+      expect(verifySignedUrlQuery(path, { expires, signature: macOf(expires) }, key, now), expires).toBe('invalid');
+    }
+    expect(verifySignedUrlQuery(path, { expires: '9999999999', signature: macOf('9999999999') }, key, now)).toBe('ok');
   });
 
   it('refuses to sign a path that already has a query', () => {

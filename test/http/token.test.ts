@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseTokenExpiry } from '../../src/domain/auth.service.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -119,6 +120,28 @@ describe('bearer authentication', () => {
       payload: 'grant_type=client_credentials',
     });
     expect(again.statusCode).toBe(403);
+  });
+
+  it('refuses a token whose expiry is not plain decimal digits, even with a valid signature', async () => {
+    const acct = await t.account();
+    const { secrets } = t.context;
+    for (const expiry of ['1e99', '0x7fffffff', ' 9999999999', '9999999999.0', '1'.repeat(13), 'Infinity']) {
+      const unsigned = `v1.${acct.clientId}.${expiry}.${'n'.repeat(16)}`;
+      const forged = `${unsigned}.${secrets.sign(secrets.tokenKey, unsigned)}`;
+      const res = await t.call(forged, 'GET', '/v5/carrier-configs/');
+      expect(res.statusCode, expiry).toBe(403);
+    }
+    // The same shape with a real expiry is accepted: only the expiry's text is refused above.
+    const unsigned = `v1.${acct.clientId}.${Math.floor(t.clock.now().getTime() / 1000) + 60}.${'n'.repeat(16)}`;
+    expect((await t.call(`${unsigned}.${secrets.sign(secrets.tokenKey, unsigned)}`, 'GET', '/v5/carrier-configs/')).statusCode).toBe(200);
+  });
+
+  it('parses a token expiry as a bounded decimal integer', () => {
+    expect(parseTokenExpiry('1767225600')).toBe(1767225600);
+    expect(parseTokenExpiry('999999999999')).toBe(999999999999);
+    for (const text of ['1e99', '1E3', '0x10', '', ' 1', '1 ', '+1', '-1', '1.5', '1'.repeat(13), 'NaN', 'Infinity', '１２']) {
+      expect(parseTokenExpiry(text), JSON.stringify(text)).toBeNull();
+    }
   });
 
   it('never stores the client secret in clear', async () => {
