@@ -15,6 +15,7 @@ export class Receiver {
   status = 200;
   private server: http.Server | null = null;
   url = '';
+  port = 0;
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
@@ -27,7 +28,8 @@ export class Receiver {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hooks`;
+    this.port = (this.server!.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.port}/hooks`;
     return this;
   }
 

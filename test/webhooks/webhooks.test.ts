@@ -209,6 +209,10 @@ describe('webhook URL guard', () => {
     ['https://169.254.169.254/latest/meta-data', /private or reserved/],
     ['https://[::1]/hook', /private or reserved/],
     ['https://[::ffff:10.0.0.1]/hook', /private or reserved/],
+    ['https://[::ffff:7f00:1]/hook', /private or reserved/],
+    ['https://[::127.0.0.1]/hook', /private or reserved/],
+    ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', /private or reserved/],
+    ['https://[2002:a00:1::1]/hook', /private or reserved/],
     ['not a url', /absolute URL/],
   ])('refuses %s', async (url, message) => {
     const res = await t.call(acct.token, 'POST', '/v5/webhooks/', { url });

@@ -19,8 +19,13 @@ for (const [address, prefix] of [
   blocked.addSubnet(address, prefix, 'ipv4');
 }
 for (const [address, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (deprecated; `::` and `::1` included), IPv4-translated (SIIT), local-use NAT64 (whose
+  // embedding depends on the operator's prefix length) and Teredo (the IPv4 inside is obfuscated): refused
+  // outright rather than decoded.
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
@@ -29,16 +34,43 @@ for (const [address, prefix] of [
   blocked.addSubnet(address, prefix, 'ipv6');
 }
 
+/**
+ * True for an address a webhook must not reach. IPv6 forms that carry an IPv4 address the packet ends up at
+ * (IPv4-mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged as that IPv4 address:
+ * a public one stays allowed (an IPv6-only network reaches every IPv4-only host through NAT64), a private
+ * one is refused. Anything that is not an IP address is refused.
+ */
 export function isBlockedAddress(address: string): boolean {
   const family = net.isIP(address);
-  if (family === 0) return true;
-  if (family === 6) {
-    // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
-  return blocked.check(address, 'ipv4');
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const groups = ipv6Groups(address);
+  const carried = carriedIpv4(groups);
+  if (carried !== null) return blocked.check(carried, 'ipv4');
+  return blocked.check(groups.map((g) => g.toString(16)).join(':'), 'ipv6');
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (any spelling: `::`, a dotted IPv4 tail, a zone). */
+function ipv6Groups(address: string): number[] {
+  const text = address
+    .split('%')[0]
+    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const [head, tail] = text.split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const left = parse(head);
+  if (tail === undefined) return left;
+  const right = parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** The IPv4 address an IPv4-mapped, NAT64 (well-known prefix) or 6to4 address leads to; null for others. */
+function carriedIpv4(g: number[]): string | null {
+  const zero = (from: number, to: number) => g.slice(from, to).every((group) => group === 0);
+  const ipv4 = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  if (zero(0, 5) && g[5] === 0xffff) return ipv4(g[6], g[7]);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return ipv4(g[6], g[7]);
+  if (g[0] === 0x2002) return ipv4(g[1], g[2]);
+  return null;
 }
 
 /** Why a webhook URL is refused, or null when it is acceptable. Resolves the host now. */
@@ -81,22 +113,39 @@ export function refuseAtDelivery(raw: string, allowPrivate: boolean): string | n
   return null;
 }
 
+/** Every address a host name resolves to (with the caller's options, e.g. a family). */
+export type ResolveAll = (
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+const resolveAll: ResolveAll = (hostname, options, callback) =>
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => callback(error, addresses ?? []));
+
 /**
- * A `lookup` for outgoing connections that refuses blocked addresses: the address checked is the address
- * connected to, so a DNS answer cannot change between the check and the connection.
+ * A `lookup` for outgoing connections that refuses blocked addresses: the addresses checked are the ones
+ * the connection may use, so a DNS answer cannot change between the check and the connection. It answers
+ * both forms a caller asks for: a list (`all: true`, as Node's connect does when it tries the families in
+ * turn) or one address. A name is refused when ANY of its addresses is blocked, not just filtered: a name
+ * that mixes public and private answers is how DNS rebinding gets a private address tried.
  */
-export function guardedLookup(allowPrivate: boolean): net.LookupFunction {
+export function guardedLookup(allowPrivate: boolean, resolve: ResolveAll = resolveAll): net.LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: false }, (error, address, family) => {
+    resolve(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      if (!allowPrivate && isBlockedAddress(address as string)) {
+      if (addresses.length === 0) {
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      }
+      if (!allowPrivate && addresses.some((a) => isBlockedAddress(a.address))) {
         return callback(
           Object.assign(new Error(`refused: ${hostname} resolves to a private or reserved address`), { code: 'EBLOCKED' }),
           '',
           0,
         );
       }
-      callback(null, address as string, family as number);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
     });
   };
 }
