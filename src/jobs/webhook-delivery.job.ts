@@ -14,7 +14,10 @@ const SCHEDULE_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_00
 const TIMEOUT_MS = 10_000;
 /** An endpoint failing this long without one success is disabled. */
 export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
-/** Deliveries in flight to one endpoint at once, per process; as many more may wait their turn in memory. */
+/**
+ * Deliveries in flight to one endpoint at once, per process; as many more may wait their turn in memory.
+ * Half the worker's slots: the delivery rate to one busy endpoint (docs/performance.md) relies on 16.
+ */
 const PER_ENDPOINT = 16;
 
 /**
