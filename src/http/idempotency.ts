@@ -3,20 +3,27 @@ import { canonicalJson, sha256 } from '../domain/replays.js';
 
 const KEPT_MS = 24 * 60 * 60_000;
 const SCOPE = 'idempotency-key';
+/** Starts a stored response kept encrypted; a JSON answer never starts so. */
+const SEALED = 'sealed:';
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | null;
+  }
+  interface FastifyContextConfig {
+    /** The route's answer carries a secret: its stored copy is encrypted at rest, like the secret itself. */
+    sealReplay?: boolean;
   }
 }
 
 /**
  * `Idempotency-Key` on every POST of this scope: the same key with the same request within 24 hours gets
  * the stored response again; with a different request, 409. Responses of 5xx and those with Retry-After are
- * not kept, so a retry after a failure runs again.
+ * not kept, so a retry after a failure runs again. Answers of routes marked `sealReplay` (a new webhook
+ * secret) are stored encrypted and decrypted for the replay, so the table never holds the secret in clear.
  */
 export function acceptIdempotencyKeys(app: FastifyInstance): void {
-  const { repos } = app.context;
+  const { repos, secrets } = app.context;
   app.decorateRequest('idempotencyKey', null);
 
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
@@ -62,10 +69,11 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     }
     if (stored.response === null) return inProgress(reply);
     reply.header('idempotent-replayed', 'true');
+    const response = stored.response.startsWith(SEALED) ? secrets.decrypt(stored.response.slice(SEALED.length)) : stored.response;
     return reply
       .code(stored.status_code ?? 200)
       .type('application/json; charset=utf-8')
-      .send(stored.response);
+      .send(response);
   };
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -84,12 +92,13 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       await repos.replays.release(request.caller.accountId, SCOPE, key);
     } else {
       const now = app.context.clock.now();
+      const answer = String(payload);
       await repos.replays.complete(
         request.caller.accountId,
         SCOPE,
         key,
         reply.statusCode,
-        String(payload),
+        request.routeOptions.config?.sealReplay ? `${SEALED}${secrets.encrypt(answer)}` : answer,
         new Date(now.getTime() + KEPT_MS).toISOString(),
       );
     }

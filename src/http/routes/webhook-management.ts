@@ -33,10 +33,12 @@ export function webhookManagementRoutes(
   const withId = Type.Object({ ...options.params.properties, ...WebhookUuidParams.properties });
   const uuidOf = (request: FastifyRequest) => (request.params as { webhook_uuid: string }).webhook_uuid;
   const s = (extra: Record<string, unknown>) => ({ schema: { ...options.schema, ...extra } });
+  // These answers carry the new secret: a replay of one under its Idempotency-Key is stored encrypted.
+  const withSecret = (extra: Record<string, unknown>) => ({ ...s(extra), config: { sealReplay: true } });
 
   app.post(
     `${base}`,
-    s({ params: options.params, body: WebhookCreateBody, response: { 201: wrap(WebhookWithSecret), ...options.errors } }),
+    withSecret({ params: options.params, body: WebhookCreateBody, response: { 201: wrap(WebhookWithSecret), ...options.errors } }),
     async (request, reply) =>
       reply.code(201).send(envelope(await service.create(await accountOf(request), request.body as Static<typeof WebhookCreateBody>))),
   );
@@ -60,7 +62,7 @@ export function webhookManagementRoutes(
   });
   app.post(
     `${base}:webhook_uuid/rotate-secret/`,
-    s({ params: withId, response: { 200: wrap(WebhookWithSecret), ...options.errors } }),
+    withSecret({ params: withId, response: { 200: wrap(WebhookWithSecret), ...options.errors } }),
     async (request) => envelope(await service.rotateSecret(await accountOf(request), uuidOf(request))),
   );
   app.get(
