@@ -47,7 +47,13 @@ export async function seedMerchants(options: {
       const row = await context.accounts.require(account.account_uuid);
       const creds = await context.accounts.createCredentials(account.account_uuid);
       await context.carrierConfigs.add(row.id, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx', booking: ['outbound'] });
-      const caller: Caller = { accountId: row.id, accountUuid: account.account_uuid, clientId: creds.client_id, features: new Set() };
+      const caller: Caller = {
+        accountId: row.id,
+        accountUuid: account.account_uuid,
+        clientId: creds.client_id,
+        features: new Set(),
+        strictFields: false,
+      };
       const runId = randomBytes(3).toString('hex');
       const merchant: Merchant = {
         accountUuid: account.account_uuid,

@@ -36,7 +36,13 @@ export const pudoSearch: Scenario = {
       const account = await context.accounts.create({ name: 'bench' });
       const row = await context.accounts.require(account.account_uuid);
       await context.carrierConfigs.add(row.id, { carrier_reference: 'sb', carrier_id: 'sandbx' });
-      const caller: Caller = { accountId: row.id, accountUuid: account.account_uuid, clientId: 'bench', features: new Set() };
+      const caller: Caller = {
+        accountId: row.id,
+        accountUuid: account.account_uuid,
+        clientId: 'bench',
+        features: new Set(),
+        strictFields: false,
+      };
       const points = Array.from({ length: searches }, (_, i) => {
         const city = SANDBOX_CITIES[i % SANDBOX_CITIES.length];
         return { lat: city.lat + (Math.random() - 0.5) * 0.1, lng: city.lng + (Math.random() - 0.5) * 0.15 };

@@ -62,7 +62,7 @@ async function runStore(): Promise<ScenarioResult> {
       .where('account_uuid', '=', account.account_uuid)
       .executeTakeFirstOrThrow();
     await context.carrierConfigs.add(accountId, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx', booking: ['outbound'] });
-    const caller = { accountId, accountUuid: account.account_uuid, clientId: 'bench', features: new Set<string>() };
+    const caller = { accountId, accountUuid: account.account_uuid, clientId: 'bench', features: new Set<string>(), strictFields: false };
     const runId = randomBytes(3).toString('hex');
     const createStarted = performance.now();
     for (let i = 0; i < count; i++) await context.shipments.create(caller, shipmentBody(runId, i, PREFIXES[i % PREFIXES.length]) as never);

@@ -65,7 +65,13 @@ export const webhookDelivery: Scenario = {
       const account = await context.accounts.create({ name: 'bench' });
       const row = await context.accounts.require(account.account_uuid);
       await context.webhookEndpoints.create(row.id, { url: receiver.url, format: 'v5.2', events: ['shipment.created'] });
-      const caller: Caller = { accountId: row.id, accountUuid: account.account_uuid, clientId: 'bench', features: new Set() };
+      const caller: Caller = {
+        accountId: row.id,
+        accountUuid: account.account_uuid,
+        clientId: 'bench',
+        features: new Set(),
+        strictFields: false,
+      };
 
       // Throughput: a backlog of `count` events written with the worker stopped, then drained.
       const backlogStarted = performance.now();

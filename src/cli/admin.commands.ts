@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { AdminClient } from './admin-client.js';
 
 function print(value: unknown, json: boolean, human: () => string): void {
@@ -10,6 +10,11 @@ const list = (value: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+
+const onOff = (value: string): boolean => {
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new InvalidArgumentError('Use on or off.');
+};
 
 /** `waybill accounts|credentials|carriers …`: operators' commands, all through the admin API. */
 export function registerAdminCommands(program: Command): void {
@@ -35,6 +40,23 @@ export function registerAdminCommands(program: Command): void {
         '/accounts/',
       );
       print(rows, opts.json, () => rows.map((r) => `${r.account_uuid}  ${r.name}  [${r.features.join(',')}]`).join('\n'));
+    });
+
+  accounts
+    .command('update')
+    .requiredOption('--account <uuid>', 'account uuid')
+    .option('--name <name>', 'new account name')
+    .option('--features <list>', 'comma-separated, replaces the current list', list)
+    .option('--strict-fields <on|off>', 'on: refuse unknown request fields (4030); off: ignore them', onOff)
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const changes = { name: opts.name, features: opts.features, strict_fields: opts.strictFields };
+      const account = await AdminClient.fromEnvironment().call<{ account_uuid: string; strict_fields: boolean }>(
+        'PATCH',
+        `/accounts/${opts.account}/`,
+        Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+      );
+      print(account, opts.json, () => `account ${account.account_uuid} updated (strict fields ${account.strict_fields ? 'on' : 'off'})`);
     });
 
   const credentials = program.command('credentials').description('manage API credentials');

@@ -9,6 +9,8 @@ export interface AccountsTable {
   account_uuid: string;
   name: string;
   features: string;
+  /** 1: unknown request fields are refused (4030); 0: ignored and named in `Waybill-Ignored-Fields`. */
+  strict_fields: Generated<number>;
   created_at: string;
   updated_at: string;
 }

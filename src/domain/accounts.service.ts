@@ -10,6 +10,8 @@ export interface AccountView {
   account_uuid: string;
   name: string;
   features: string[];
+  /** Unknown request fields refused (4030) instead of ignored. */
+  strict_fields: boolean;
   created_date: string;
   updated_date: string;
 }
@@ -19,6 +21,7 @@ export function accountView(row: AccountRow): AccountView {
     account_uuid: row.account_uuid,
     name: row.name,
     features: JSON.parse(row.features),
+    strict_fields: row.strict_fields === 1,
     created_date: row.created_at,
     updated_date: row.updated_at,
   };
@@ -33,11 +36,12 @@ export class AccountsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(input: { name: string; features?: string[] }): Promise<AccountView> {
+  async create(input: { name: string; features?: string[]; strict_fields?: boolean }): Promise<AccountView> {
     const row = await this.accounts.insert({
       account_uuid: randomUUID(),
       name: input.name,
       features: JSON.stringify(uniqueSorted(input.features ?? [])),
+      strict_fields: input.strict_fields ? 1 : 0,
       at: this.clock.now().toISOString(),
     });
     return accountView(row);
@@ -51,11 +55,12 @@ export class AccountsService {
     return accountView(await this.require(accountUuid));
   }
 
-  async update(accountUuid: string, changes: { name?: string; features?: string[] }): Promise<AccountView> {
+  async update(accountUuid: string, changes: { name?: string; features?: string[]; strict_fields?: boolean }): Promise<AccountView> {
     const account = await this.require(accountUuid);
     const row = await this.accounts.update(account.id, {
       name: changes.name,
       features: changes.features ? JSON.stringify(uniqueSorted(changes.features)) : undefined,
+      strict_fields: changes.strict_fields === undefined ? undefined : changes.strict_fields ? 1 : 0,
       at: this.clock.now().toISOString(),
     });
     await this.forgetCachedCredentials(account.id);

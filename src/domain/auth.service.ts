@@ -18,6 +18,8 @@ export interface Caller {
   accountUuid: string;
   clientId: string;
   features: ReadonlySet<string>;
+  /** Unknown request fields are refused (4030) rather than ignored: the account's `strict_fields`. */
+  strictFields: boolean;
 }
 
 interface CachedCredential {
@@ -131,6 +133,7 @@ export class AuthService {
               accountUuid: row.account_uuid,
               clientId: row.client_id,
               features: new Set(JSON.parse(row.features) as string[]),
+              strictFields: row.strict_fields === 1,
             }
           : null,
     };

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../domain/errors.js';
 import { fieldErrorAt } from './errors.js';
+import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
 
 /**
  * How deep a request body may nest. The deepest schema is four levels; free-form values (`additional_info`,
@@ -61,7 +62,8 @@ export function nulAt(input: unknown): string[] | null {
 /**
  * Two validators: bodies are checked as sent (no type coercion: `null` stays null, "1" is not 1);
  * query strings and path parameters arrive as text, so they are coerced to the declared types.
- * Every error is reported (allErrors), and unknown fields are refused, never stripped.
+ * Every error is reported (allErrors). Unknown fields are refused, except in the bodies of merchants who have
+ * not asked for that: those are removed before the request goes on (unknown-fields.ts).
  * Bodies nested deeper than MAX_BODY_DEPTH, and NUL characters anywhere, are refused before any of that
  * (4030 on the field).
  */
@@ -70,7 +72,11 @@ export function registerValidation(app: FastifyInstance): void {
   const strictAjv = addFormats.default(new Ajv({ ...options, coerceTypes: false }));
   const coercingAjv = addFormats.default(new Ajv({ ...options, coerceTypes: 'array' }));
   // Ajv caches compiled schemas itself, so routes sharing a schema compile it once.
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema));
+  // Unknown body fields of merchant callers are removed and named rather than refused (unknown-fields.ts).
+  registerUnknownFields(app);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? compileBodyValidator(strictAjv, schema) : coercingAjv.compile(schema),
+  );
   app.addHook('preValidation', (request, _reply, done) => {
     // The token endpoint judges credentials before its body, with OAuth error codes.
     if (request.routeOptions.url === '/auth/oauth/token/') return done();

@@ -4,12 +4,17 @@ import { CarrierRecord } from './common.js';
 
 const Feature = Type.Union(FEATURES.map((f) => Type.Literal(f)));
 
+const StrictFields = Type.Boolean({
+  description: 'true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields',
+});
+
 export const AccountUuidParams = Type.Object({ account_uuid: Type.String({ format: 'uuid' }) });
 
 export const AccountCreateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     features: Type.Optional(Type.Array(Feature, { maxItems: 10 })),
+    strict_fields: Type.Optional(StrictFields),
   },
   { additionalProperties: false },
 );
@@ -18,6 +23,7 @@ export const AccountUpdateBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     features: Type.Optional(Type.Array(Feature, { maxItems: 10 })),
+    strict_fields: Type.Optional(StrictFields),
   },
   { additionalProperties: false },
 );
@@ -26,6 +32,7 @@ export const Account = Type.Object({
   account_uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),
   features: Type.Array(Type.String()),
+  strict_fields: StrictFields,
   created_date: Type.String(),
   updated_date: Type.String(),
 });

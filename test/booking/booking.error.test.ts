@@ -16,6 +16,8 @@ describe('POST /v5/booking/: what bad input gets', () => {
         { carrier_reference: 'sb-returns', booking: ['return'] },
       ],
     });
+    // Unknown fields are refused only for accounts that ask for it (test/http/unknown-fields.test.ts).
+    await t.admin('PATCH', `/admin/v1/accounts/${acct.accountUuid}/`, { strict_fields: true });
   });
   afterAll(() => t.close());
 
@@ -56,7 +58,7 @@ describe('POST /v5/booking/: what bad input gets', () => {
     ['empty carrier_reference', { carrier_reference: '' }, ['carrier_reference']],
     ['null carrier_reference', { carrier_reference: null }, ['carrier_reference']],
     ['carrier_reference over 50', { carrier_reference: 'c'.repeat(51) }, ['carrier_reference']],
-    ['unknown field', { colour: 'red' }, ['colour']],
+    ['unknown field (strict account)', { colour: 'red' }, ['colour']],
     ['malformed pudo uuid', { pudo_location_uuid: 'x' }, ['pudo_location_uuid']],
     ['unknown pudo location', { pudo_location_uuid: '00000000-0000-4000-8000-000000000000' }, ['pudo_location_uuid']],
     ['unknown carrier option', { carrier_metadata: { insurance: 5 } }, ['carrier_metadata', 'insurance']],

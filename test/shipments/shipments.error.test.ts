@@ -9,6 +9,8 @@ describe('shipments: what bad input gets', () => {
   beforeAll(async () => {
     t = await createTestApp();
     acct = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
+    // Unknown fields are refused only for accounts that ask for it (test/http/unknown-fields.test.ts).
+    await t.admin('PATCH', `/admin/v1/accounts/${acct.accountUuid}/`, { strict_fields: true });
   });
   afterAll(() => t.close());
 
@@ -43,7 +45,7 @@ describe('shipments: what bad input gets', () => {
   it.each([
     ['shipment_id missing', { shipment_id: undefined }, ['shipment_id']],
     ['shipment_id over 50', { shipment_id: 'x'.repeat(51) }, ['shipment_id']],
-    ['unknown field', { colour: 'blue' }, ['colour']],
+    ['unknown field (strict account)', { colour: 'blue' }, ['colour']],
     [
       'unknown address field',
       { recipient_address: { city: 'Berlin', country_code: 'DE', planet: 'Earth' } },

@@ -21,7 +21,7 @@ describe.each([
     t = await createTestApp({ env: { WAYBILL_RENDER_CACHE_MB: megabytes } });
     acct = await t.account({ features: ['booking'], carriers: [{ carrier_reference: 'sb', booking: ['outbound'] }] });
     const account = await t.context.accounts.require(acct.accountUuid);
-    caller = { accountId: account.id, accountUuid: acct.accountUuid, clientId: acct.clientId, features: new Set() };
+    caller = { accountId: account.id, accountUuid: acct.accountUuid, clientId: acct.clientId, features: new Set(), strictFields: false };
   });
   afterAll(() => t.close());
 

@@ -6,10 +6,17 @@ export type AccountRow = Selectable<AccountsTable>;
 export class AccountsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: { account_uuid: string; name: string; features: string; at: string }): Promise<AccountRow> {
+  async insert(row: { account_uuid: string; name: string; features: string; strict_fields: number; at: string }): Promise<AccountRow> {
     return this.db
       .insertInto('accounts')
-      .values({ account_uuid: row.account_uuid, name: row.name, features: row.features, created_at: row.at, updated_at: row.at })
+      .values({
+        account_uuid: row.account_uuid,
+        name: row.name,
+        features: row.features,
+        strict_fields: row.strict_fields,
+        created_at: row.at,
+        updated_at: row.at,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }
@@ -26,7 +33,7 @@ export class AccountsRepository {
     return this.db.selectFrom('accounts').selectAll().orderBy('id').execute();
   }
 
-  async update(id: number, changes: { name?: string; features?: string; at: string }): Promise<AccountRow> {
+  async update(id: number, changes: { name?: string; features?: string; strict_fields?: number; at: string }): Promise<AccountRow> {
     const { at, ...rest } = changes;
     return this.db
       .updateTable('accounts')

@@ -12,13 +12,14 @@ export interface CredentialWithAccount {
   account_id: number;
   account_uuid: string;
   features: string;
+  strict_fields: number;
 }
 
 const findWithAccount = new PreparedQuery((db, clientId: string) =>
   db
     .selectFrom('api_credentials as c')
     .innerJoin('accounts as a', 'a.id', 'c.account_id')
-    .select(['c.client_id', 'c.secret_hash', 'c.revoked_at', 'c.account_id', 'a.account_uuid', 'a.features'])
+    .select(['c.client_id', 'c.secret_hash', 'c.revoked_at', 'c.account_id', 'a.account_uuid', 'a.features', 'a.strict_fields'])
     .where('c.client_id', '=', clientId),
 );
 

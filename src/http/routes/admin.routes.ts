@@ -29,7 +29,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/',
     { schema: { ...schema, body: AccountCreateBody, response: { 201: Account, ...errors } } },
     async (request, reply) => {
-      const body = request.body as { name: string; features?: string[] };
+      const body = request.body as { name: string; features?: string[]; strict_fields?: boolean };
       return reply.code(201).send(await accounts.create(body));
     },
   );
@@ -46,7 +46,10 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/:account_uuid/',
     { schema: { ...schema, params: AccountUuidParams, body: AccountUpdateBody, response: { 200: Account, ...errors } } },
     async (request) =>
-      accounts.update((request.params as { account_uuid: string }).account_uuid, request.body as { name?: string; features?: string[] }),
+      accounts.update(
+        (request.params as { account_uuid: string }).account_uuid,
+        request.body as { name?: string; features?: string[]; strict_fields?: boolean },
+      ),
   );
 
   app.post(
