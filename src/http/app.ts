@@ -16,6 +16,7 @@ import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
 import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
+import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
@@ -144,9 +145,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   const limiter = options.redis
     ? new RedisRateLimiter(options.redis, context.clock, options.rateLimitPrefix)
     : new MemoryRateLimiter(context.clock);
-  await app.register(tokenRoutes, { limiter });
+  const backoff = options.redis
+    ? new RedisCredentialBackoff(options.redis, context.clock, options.rateLimitPrefix)
+    : new MemoryCredentialBackoff(context.clock);
+  await app.register(tokenRoutes, { limiter, backoff });
   await app.register(merchantRoutes, { limiter });
   await app.register(adminRoutes, { prefix: '/admin/v1' });
-  await app.register(consoleRoutes, { prefix: '/console', limiter });
+  await app.register(consoleRoutes, { prefix: '/console', limiter, backoff });
   return app;
 }

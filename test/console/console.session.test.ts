@@ -71,6 +71,46 @@ describe('console: sign-in, session and headers', () => {
     expect(setCookie(unknown, 'waybill_console')).toBeUndefined();
   });
 
+  it('makes a source that keeps guessing wait, and still signs the owner in from elsewhere', async () => {
+    const owner = await t.account();
+    const signInFrom = async (remoteAddress: string, secret: string) => {
+      const page = await t.app.inject({ method: 'GET', url: '/console/sign-in/', remoteAddress });
+      return t.app.inject({
+        method: 'POST',
+        url: '/console/sign-in/',
+        remoteAddress,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `waybill_console_sign_in=${setCookie(page, 'waybill_console_sign_in')!.value}`,
+        },
+        payload: form({ csrf: formToken(page.body), client_id: owner.clientId, client_secret: secret }),
+      });
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) statuses.push((await signInFrom('203.0.113.9', `wbs_guess_${i}`)).statusCode);
+    const signedIn = await signInFrom('198.51.100.30', owner.clientSecret);
+    expect(signedIn.statusCode).toBe(303);
+    expect(setCookie(signedIn, 'waybill_console')?.value).toBeTruthy();
+    expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(new Set(statuses.slice(6))).toEqual(new Set([429]));
+    const waiting = await signInFrom('203.0.113.9', owner.clientSecret);
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.headers['retry-after']).toBe('1');
+    expect(visibleText(waiting.body)).toContain('Too many attempts');
+    // The console and the token endpoint keep one record: the same source waits there too.
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/auth/oauth/token/',
+      remoteAddress: '203.0.113.9',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${owner.clientId}:${owner.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: 'grant_type=client_credentials',
+    });
+    expect(token.statusCode).toBe(429);
+  });
+
   it('refuses a sign-in form that did not come from the console (no form cookie, or a different token)', async () => {
     const noCookie = await t.app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/errors.js';
+import type { CredentialBackoff } from '../credential-backoff.js';
 import { CONSOLE_CSS, CONSOLE_CSS_VERSION } from '../pages/console/console-styles.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import type { RateLimiter } from '../rate-limit.js';
@@ -38,7 +39,7 @@ export function sessionOf(request: FastifyRequest): SignedIn {
  * The merchant console under `/console/`: server-rendered pages over the same domain services as the API,
  * for the account whose credentials signed in.
  */
-export async function consoleRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
+export async function consoleRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
   await app.register(formbody, { bodyLimit: 16_384 });
   // Pages for people, not part of the API's published document.
   app.addHook('onRoute', (route) => {
@@ -61,7 +62,7 @@ export async function consoleRoutes(app: FastifyInstance, options: { limiter: Ra
   app.get(`/assets/console-${CONSOLE_CSS_VERSION}.css`, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=31536000, immutable').type('text/css; charset=utf-8').send(CONSOLE_CSS),
   );
-  await app.register(signInRoutes, { limiter: options.limiter });
+  await app.register(signInRoutes, { limiter: options.limiter, backoff: options.backoff });
   await app.register(async (signedIn) => {
     requireSession(signedIn, options.limiter);
     signedIn.get('/', async (_request, reply) => reply.redirect('/console/shipments/', 303));

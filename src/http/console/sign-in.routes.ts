@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CredentialBackoff } from '../credential-backoff.js';
+import { exchangeCredentials } from '../credential-exchange.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import { renderSignIn } from '../pages/console/sign-in.html.js';
 import type { RateLimiter } from '../rate-limit.js';
@@ -12,8 +14,9 @@ const PRINTABLE = /^[\x20-\x7e]{1,200}$/;
  * Signing in and out. The form posts the client id and secret to the server, which exchanges them through
  * the auth service (as `POST /auth/oauth/token/` does) and keeps only the resulting token, in an HttpOnly cookie.
  */
-export async function signInRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
+export async function signInRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
   const { auth } = app.context;
+  const gate = { auth, limiter: options.limiter, backoff: options.backoff, perSecond: app.context.config.rateLimitPerSecond };
 
   /** A fresh sign-in form with its own token in a cookie (double submit: a cross-site form cannot know it). */
   const showForm = (
@@ -50,19 +53,19 @@ export async function signInRoutes(app: FastifyInstance, options: { limiter: Rat
         error: 'Enter your client id and client secret.',
       });
     }
-    // The same budget as the token endpoint: per client id.
-    const decision = await options.limiter.hit(`client:${clientId}`, app.context.config.rateLimitPerSecond);
-    if (!decision.allowed) {
-      reply.header('retry-after', decision.resetSeconds);
+    // The same budgets and back-off as the token endpoint, shared with it.
+    const exchange = await exchangeCredentials(gate, clientId, secret, request.ip);
+    if (exchange.outcome === 'wait') {
+      reply.header('retry-after', exchange.retryAfterSeconds);
       return sendHtml(reply, 429, renderMessagePage({ title: 'Too many attempts', text: 'Wait a moment, then try again.' }));
     }
-    const issued = await auth.issueToken(clientId, secret);
-    if (!issued) {
+    if (exchange.outcome === 'refused') {
       return showForm(request, reply, 401, {
         clientId,
         error: 'The client id or secret is not right, or these credentials were revoked.',
       });
     }
+    const issued = exchange.token;
     reply.header('set-cookie', [
       cookie(request, SESSION_COOKIE, issued.access_token, { path: '/console/', maxAgeSeconds: issued.expires_in }),
       clearCookie(request, SIGN_IN_COOKIE, SIGN_IN_PATH),

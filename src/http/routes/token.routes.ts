@@ -1,8 +1,10 @@
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { keyNotAuthorized } from '../errors.js';
-import { limitRate, type RateLimiter } from '../rate-limit.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { CredentialBackoff } from '../credential-backoff.js';
+import { type CredentialGate, exchangeCredentials } from '../credential-exchange.js';
+import { keyNotAuthorized, throttled } from '../errors.js';
+import type { RateDecision, RateLimiter } from '../rate-limit.js';
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
@@ -26,13 +28,22 @@ function invalidRequest(error: string, message: string) {
   return { api_response: '4000', message, error };
 }
 
-export async function tokenRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
-  await app.register(formbody, { bodyLimit: 4096 });
-  limitRate(app, {
-    limiter: options.limiter,
-    perSecond: app.context.config.rateLimitPerSecond,
-    key: (request: FastifyRequest) => `client:${parseBasic(request.headers.authorization)?.clientId ?? `ip:${request.ip}`}`,
+function budgetHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.headers({
+    'ratelimit-limit': decision.limit,
+    'ratelimit-remaining': decision.remaining,
+    'ratelimit-reset': decision.resetSeconds,
   });
+}
+
+function throttle(reply: FastifyReply, retryAfterSeconds: number) {
+  return reply.code(429).header('retry-after', retryAfterSeconds).send(throttled);
+}
+
+export async function tokenRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
+  await app.register(formbody, { bodyLimit: 4096 });
+  const perSecond = app.context.config.rateLimitPerSecond;
+  const gate: CredentialGate = { auth: app.context.auth, limiter: options.limiter, backoff: options.backoff, perSecond };
 
   app.post(
     '/auth/oauth/token/',
@@ -50,9 +61,16 @@ export async function tokenRoutes(app: FastifyInstance, options: { limiter: Rate
     },
     async (request, reply) => {
       const basic = parseBasic(request.headers.authorization);
-      if (!basic) return reply.code(403).send(keyNotAuthorized);
-      const token = await app.context.auth.issueToken(basic.clientId, basic.clientSecret);
-      if (!token) return reply.code(403).send(keyNotAuthorized);
+      if (!basic) {
+        // No client id to count against: the source address is.
+        const decision = await options.limiter.hit(`ip:${request.ip}`, perSecond);
+        if (!decision.allowed) return throttle(reply, decision.resetSeconds);
+        return reply.code(403).send(keyNotAuthorized);
+      }
+      const exchange = await exchangeCredentials(gate, basic.clientId, basic.clientSecret, request.ip);
+      if (exchange.outcome === 'refused') return reply.code(403).send(keyNotAuthorized);
+      if (exchange.budget) budgetHeaders(reply, exchange.budget);
+      if (exchange.outcome === 'wait') return throttle(reply, exchange.retryAfterSeconds);
       if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         return reply
           .code(400)
@@ -63,7 +81,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { limiter: Rate
         return reply.code(400).send(invalidRequest('unsupported_grant_type', 'grant_type must be client_credentials'));
       }
       reply.header('cache-control', 'no-store');
-      return token;
+      return exchange.token;
     },
   );
 }
