@@ -4,7 +4,7 @@ import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import { eventStampOf, type ShipmentListFilter, type ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
-import { parseEventTime } from '../tracking/event-time.js';
+import { parseFilterTime } from './filter-time.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion, type ShipmentAggregate } from './shipment.presenter.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
@@ -214,7 +214,7 @@ function filterFrom(query: ListQuery): ShipmentListFilter {
   const instant = (field: keyof ListQuery): string | undefined => {
     const value = query[field] as string | undefined;
     if (value === undefined) return undefined;
-    const parsed = parseEventTime(value);
+    const parsed = parseFilterTime(value);
     if (!parsed.ok) {
       errors.add([field], 'Enter an ISO 8601 date or date-time.');
       return undefined;
