@@ -39,6 +39,8 @@ export interface Config {
   idempotencyLeaseMs: number;
   /** A booking whose process died before it finished frees its shipment after this long (ms). */
   bookingLeaseMs: number;
+  /** After SIGTERM, how long requests and jobs in flight may take before connections are cut and the process exits (ms). */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollLeaseMs: integer(env, 'WAYBILL_POLL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     idempotencyLeaseMs: integer(env, 'WAYBILL_IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400) * 1000,
     bookingLeaseMs: integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000,
+    shutdownTimeoutMs: integer(env, 'WAYBILL_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
   };
 }
 

@@ -11,6 +11,7 @@ import { createContext } from './context.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
+import { EXIT_GRACE_MS, exitOnStopSignal, settlesBy } from './shutdown.js';
 
 const program = new Command('waybill').description('Waybill: shipments, tracking, returns, booking and labels');
 
@@ -40,13 +41,7 @@ async function serve(withWorker: boolean): Promise<void> {
   const log = server.app.log;
   log.info({ url: server.url, database: context.database.description }, 'waybill is serving');
   if (!cluster.isWorker) printBanner(server.url, context.database, context.adminTokenFile);
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    await server.stop();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  exitOnStopSignal(log, config.shutdownTimeoutMs, () => server.stop());
 }
 
 /** `serve --workers N`: N HTTP processes on one port, supervised by this one (see src/cluster.ts). */
@@ -60,6 +55,8 @@ async function serveProcesses(workers: string): Promise<void> {
   const code = await superviseHttpProcesses({
     processes,
     log,
+    // Each process drains within the deadline and exits within its grace; one still running after both is killed.
+    stopTimeoutMs: config.shutdownTimeoutMs + 2 * EXIT_GRACE_MS,
     onListening: (port) => {
       const url = `${config.tlsCertFile ? 'https' : 'http'}://${config.host}:${port}`;
       log.info({ url, processes, database: prepared.description }, 'waybill is serving');
@@ -86,13 +83,11 @@ program
     const context = await createContext(config);
     context.worker.start();
     context.log.info({ worker: context.worker.id, database: context.database.description }, 'worker started');
-    const shutdown = async (signal: string) => {
-      context.log.info({ signal }, 'worker stopping');
-      await context.close();
-      process.exit(0);
-    };
-    process.once('SIGTERM', () => void shutdown('SIGTERM'));
-    process.once('SIGINT', () => void shutdown('SIGINT'));
+    // Claiming stops at once; jobs in flight get until the deadline, then are left to their leases.
+    exitOnStopSignal(context.log, config.shutdownTimeoutMs, async () => {
+      if (await settlesBy(context.worker.stop(), Date.now() + config.shutdownTimeoutMs)) await context.close();
+      else context.log.warn('jobs still running at the shutdown deadline; other workers take them over when their leases end');
+    });
   });
 program
   .command('migrate')

@@ -4,7 +4,9 @@ import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { type AppContext, type ContextOptions, createContext } from './context.js';
 import { buildApp } from './http/app.js';
+import { HttpDrain } from './http/drain.js';
 import { watchRedis } from './http/rate-limit.js';
+import { settlesBy } from './shutdown.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -13,20 +15,33 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Opens the database, migrates, serves HTTP; `stop` drains requests and closes every handle. */
+/**
+ * Opens the database, migrates, serves HTTP. `stop` is the graceful stop (SIGTERM): the worker stops claiming
+ * jobs, the HTTP server drains (src/http/drain.ts), and both get until `config.shutdownTimeoutMs` after the
+ * call; connections still open then are closed, and jobs still running are left to their leases.
+ */
 export async function startServer(config: Config, options: ContextOptions = {}): Promise<RunningServer> {
   const context = await createContext(config, options);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
   if (redis) watchRedis(redis, context.log);
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
+  const drain = new HttpDrain(app.server as Server, app.routing);
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      const workerStopped = context.worker.stop();
+      if (!(await drain.close(deadline))) app.log.warn('connections still open at the shutdown deadline were closed');
       await app.close();
-      await context.close();
       redis?.disconnect();
+      if (!(await settlesBy(workerStopped, deadline))) {
+        // Leave the database to the process's exit: closing it would fail the jobs, whose leases hand them on.
+        app.log.warn('jobs still running at the shutdown deadline; other workers take them over when their leases end');
+        return;
+      }
+      await context.close();
     })();
     return stopping;
   };
