@@ -34,6 +34,8 @@ interface AjvError {
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
+  /** Where in the schema the failing keyword is (`#/properties/weight/anyOf/1/type`). */
+  schemaPath?: string;
 }
 
 function messageFor(error: AjvError): string {
@@ -60,7 +62,7 @@ function messageFor(error: AjvError): string {
     case 'maxProperties':
       return `Ensure this object has no more than ${p.limit} keys.`;
     case 'type':
-      return `Must be of type ${String(p.type).replace(',', ' or ')}.`;
+      return `Must be of type ${String(p.type).replaceAll(',', ' or ')}.`;
     case 'format':
       return `Enter a valid ${formatName(String(p.format))}.`;
     case 'enum':
@@ -141,10 +143,52 @@ export function fieldErrorAt(fieldPath: string[], message: string): FieldErrors 
   return collector.result();
 }
 
+/** The union (`…/anyOf`) whose branch is a whole `{type}` schema, from a type error's schema path. */
+const UNION_BRANCH_TYPE = /^(.*\/(?:anyOf|oneOf))\/\d+\/type$/;
+
+/**
+ * A nullable value (`anyOf: [T, {type: 'null'}]`) that fails also reports its null branch ("Must be of type
+ * null."), which only says that the value is not null: that error goes. When the value has none of the
+ * branches' types, their type errors become one ("Must be of type object or null.").
+ */
+function withoutNullBranches(errors: AjvError[]): AjvError[] {
+  const unionOf = (error: AjvError): string | undefined => {
+    const union = error.keyword === 'type' ? UNION_BRANCH_TYPE.exec(error.schemaPath ?? '')?.[1] : undefined;
+    return union === undefined ? undefined : JSON.stringify([error.instancePath, union]);
+  };
+  const typesByNullable = new Map<string, string[]>();
+  for (const error of errors) {
+    const union = unionOf(error);
+    if (union !== undefined && error.params.type === 'null') typesByNullable.set(union, []);
+  }
+  if (typesByNullable.size === 0) return errors;
+  const rest: AjvError[] = [];
+  const firstTypeError = new Map<string, AjvError>();
+  for (const error of errors) {
+    const union = unionOf(error);
+    const types = union === undefined ? undefined : typesByNullable.get(union);
+    if (union === undefined || types === undefined) {
+      rest.push(error);
+      continue;
+    }
+    if (error.params.type === 'null') continue;
+    types.push(String(error.params.type));
+    if (!firstTypeError.has(union)) {
+      firstTypeError.set(union, error);
+      rest.push(error);
+    }
+  }
+  return rest.map((error) => {
+    const union = unionOf(error);
+    if (union === undefined || firstTypeError.get(union) !== error) return error;
+    return { ...error, params: { ...error.params, type: [...(typesByNullable.get(union) ?? []), 'null'].join(',') } };
+  });
+}
+
 /** Ajv's errors → field errors keyed by field, nested objects, array positions as strings. */
 export function fieldErrorsFromAjv(errors: AjvError[]): FieldErrors {
   const collector = new SafeFieldErrors();
-  for (const error of errors) {
+  for (const error of withoutNullBranches(errors)) {
     // anyOf/oneOf branches report their own failures too; the summary adds nothing a merchant can act on.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if' || error.keyword === 'propertyNames') continue;
     const path = decodePointer(error.instancePath);
