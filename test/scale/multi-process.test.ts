@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,7 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl,
     WAYBILL_RATE_LIMIT_PREFIX: prefix,
-    // One data dir (label files) and one secret key for every process, as shared storage and configuration.
+    // One secret key for every process (signed links), as shared configuration; documents are in the database.
     WAYBILL_DATA_DIR: dataDir,
     WAYBILL_SECRET_KEY: randomBytes(32).toString('base64'),
     WAYBILL_ADMIN_TOKEN: adminToken,
@@ -135,24 +135,48 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
       carriers: [{ carrier_reference: 'sb', booking: ['outbound'] }],
       webhookUrl: receiver.url,
     });
-    const call = async (i: number, method: string, pathname: string, body: unknown) => {
-      try {
-        const res = await fetch(`${bases[i % 2]}${pathname}`, {
-          method,
-          headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        return { status: res.status, json: await res.json().catch(() => null) };
-      } catch {
-        // The process was stopping or not started yet: not acknowledged.
-        return { status: 0, json: null };
+    // What a client of a rolling deploy does: every POST carries an Idempotency-Key, and a request the service
+    // did not run (connection refused or closed before an answer, or the drain's 503 with Retry-After) is sent
+    // again with the same key, to the other process as a load balancer would.
+    // A failed accepted request is one the service ran whose client did not get its outcome: an error answer,
+    // or an answer lost with its connection (the retry is then answered from the stored response,
+    // `idempotent-replayed`, or refused because the first attempt's change exists). There must be none.
+    const failed: string[] = [];
+    let resent = 0;
+    const send = async (i: number, pathname: string, body: unknown): Promise<{ status: number; json: any }> => {
+      const key = randomUUID();
+      for (let attempt = 0; attempt < 30; attempt++) {
+        let res: Response;
+        let json: any;
+        try {
+          res = await fetch(`${bases[(i + attempt) % 2]}${pathname}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+            body: JSON.stringify(body),
+          });
+          json = await res.json();
+        } catch {
+          resent++;
+          await sleep(100);
+          continue;
+        }
+        const retryAfter = res.headers.get('retry-after') !== null;
+        if ((res.status === 503 && json?.api_response === '500' && retryAfter) || (res.status === 409 && retryAfter)) {
+          resent++;
+          await sleep(100);
+          continue;
+        }
+        if (attempt > 0 && res.headers.get('idempotent-replayed') === 'true')
+          failed.push(`${pathname} ${key}: answer lost, replayed on retry`);
+        return { status: res.status, json };
       }
+      failed.push(`${pathname} ${key}: no answer in 30 attempts`);
+      return { status: 0, json: null };
     };
 
     const acknowledged: string[] = [];
     const tracked: string[] = [];
     const booked: string[] = [];
-    let failures = 0;
     let next = 0;
     let loading = true;
     // Three clients, each creating shipments in turn on both processes; every third also books one.
@@ -164,19 +188,18 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
         const body = bookable
           ? bookableShipment(shipmentId, { shipping_service: 'sandbox_delayed_label' })
           : { shipment_id: shipmentId, carrier_reference: 'sb', tracking_number: `WB4${String(100_000 + i)}` };
-        const created = await call(i, 'POST', '/v5/shipment/', body);
-        if (created.status === 200) {
-          acknowledged.push(shipmentId);
-          if (!bookable) tracked.push(shipmentId);
-          else {
-            const booking = await call(i + 1, 'POST', '/v5/booking/', {
-              shipment_uuid: created.json.data.shipment_uuid,
-              carrier_reference: 'sb',
-            });
-            if (booking.status === 299) booked.push(shipmentId);
-            else failures++;
-          }
-        } else failures++;
+        const created = await send(i, '/v5/shipment/', body);
+        if (created.status !== 200) {
+          failed.push(`create ${shipmentId}: ${created.status} ${JSON.stringify(created.json)}`);
+          continue;
+        }
+        acknowledged.push(shipmentId);
+        if (!bookable) tracked.push(shipmentId);
+        else {
+          const booking = await send(i + 1, '/v5/booking/', { shipment_uuid: created.json.data.shipment_uuid, carrier_reference: 'sb' });
+          if (booking.status === 299) booked.push(shipmentId);
+          else failed.push(`booking ${shipmentId}: ${booking.status} ${JSON.stringify(booking.json)}`);
+        }
         await sleep(100);
       }
     };
@@ -196,7 +219,8 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
     await sleep(2000);
     loading = false;
     await Promise.all(lanes);
-    expect(acknowledged.length, `${failures} calls were not acknowledged`).toBeGreaterThan(beforeRestart);
+    expect(failed).toEqual([]);
+    expect(acknowledged.length, `${resent} requests sent again`).toBeGreaterThan(beforeRestart);
     expect(booked.length).toBeGreaterThan(3);
     expect(tracked.length).toBeGreaterThan(10);
 
@@ -243,7 +267,8 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
     // (A booking whose answer was lost to the restart may have a label too: the database is the reference.)
     expect(new Set(documents.map((d) => d.shipment_id)).size).toBe(documents.length);
     expect(booked.filter((id) => !documents.some((d) => d.shipment_id === id))).toEqual([]);
-    for (const doc of documents) expect(fs.existsSync(path.join(dataDir, 'files', doc.file_key))).toBe(true);
+    const storedFiles = new Set((await queryRows<{ file_key: string }>(dbUrl, 'select file_key from document_files')).map((f) => f.file_key));
+    expect(documents.filter((d) => !storedFiles.has(d.file_key))).toEqual([]);
     const events = await queryRows<{ event_id: string; type: string; shipment_id: string; refs: string }>(
       dbUrl,
       'select e.event_id, e.type, s.shipment_id, e.refs from webhook_events e join shipments s on s.id = e.shipment_row_id where e.account_id = $1',
