@@ -14,6 +14,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { ErrorEnvelope } from '../schemas/common.js';
+import { registerJsonBodyParser } from './body-parser.js';
 import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
@@ -102,6 +103,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   app.decorateRequest('caller', null);
   app.addSchema(ErrorEnvelope);
   registerErrorHandling(app);
+  registerJsonBodyParser(app);
   registerValidation(app);
   registerSerialization(app, [ErrorEnvelope]);
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type FieldErrors, ValidationError } from '../domain/errors.js';
+import { DomainError, type FieldErrors, type InvalidRequestError, ValidationError } from '../domain/errors.js';
+import { emptyBody, unsupportedContentType } from './body-parser.js';
 
 /**
  * The interface's envelope for every failure: application errors carry `api_response` as a string,
@@ -228,8 +229,12 @@ function validation(request: FastifyRequest, reply: FastifyReply, errors: FieldE
 
 const frameworkMessages: Record<number, string> = {
   413: 'Request body too large',
-  415: 'Unsupported Content-Type: send application/json',
 };
+
+/** A request whose format is wrong (`4000`, HTTP 400 by the interface's table). */
+function invalidFormat(reply: FastifyReply, error: InvalidRequestError): FastifyReply {
+  return send(reply, 400, { api_response: '4000', message: error.message });
+}
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
@@ -239,6 +244,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const { status, code } = domainStatus[error.code];
       return send(reply, status, { api_response: code, message: error.message });
     }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return invalidFormat(reply, unsupportedContentType(request));
+    // No body at all where one is required: its format is wrong, not a field.
+    if (error.validation && error.validationContext === 'body' && request.body === undefined) return invalidFormat(reply, emptyBody());
     if (error.validation) return validation(request, reply, fieldErrorsFromAjv(error.validation));
     const status = error.statusCode ?? 500;
     if (status === 429) return send(reply, 429, throttled);

@@ -225,8 +225,9 @@ describe('POST /v5/shipment/import/', () => {
   it('refuses other content types, and callers without a token; keeps accounts apart', async () => {
     for (const type of ['application/json', 'text/plain']) {
       const res = await upload('{"shipment_id":"x"}', type);
-      expect(res.statusCode, type).toBe(415);
+      expect(res.statusCode, type).toBe(400);
       expect(res.json().api_response).toBe('4000');
+      expect(res.json().message).toMatch(/unsupported Content-Type, send text\/csv or application\/x-ndjson/);
     }
     const anonymous = await t.app.inject({
       method: 'POST',

@@ -4707,15 +4707,6 @@ export interface paths {
                     };
                 };
                 /** @description Every failure of the API */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
-                /** @description Every failure of the API */
                 429: {
                     headers: {
                         [name: string]: unknown;

@@ -8,6 +8,7 @@ import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.j
 import { ImportBody, ImportQuery, ImportResult } from '../../schemas/import.schemas.js';
 import { ShipmentCreateBody } from '../../schemas/shipment-input.schemas.js';
 import { callerOf } from '../auth.js';
+import { unsupportedContentType } from '../body-parser.js';
 import { fieldErrorsFromAjv } from '../errors.js';
 
 /** Import files are larger than API bodies: 50 MiB, about 100,000 typical rows. */
@@ -41,7 +42,7 @@ export function createBodyValidator(): BodyValidator {
 export async function importRoutes(app: FastifyInstance): Promise<void> {
   const importer = new ShipmentImportService(app.context.repos, app.context.shipments, createBodyValidator());
 
-  // Files arrive as text; any other content type is refused in preValidation with the envelope.
+  // Files arrive as text; any other content type is refused in preValidation (400 "4000").
   app.addContentTypeParser(Object.keys(FORMATS), { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) =>
     done(null, body),
   );
@@ -55,10 +56,8 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     '/v5/shipment/import/',
     {
       bodyLimit: IMPORT_BODY_LIMIT_BYTES,
-      preValidation: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-        if (formatOf(request)) return done();
-        reply.code(415).send({ api_response: '4000', message: 'Unsupported Content-Type: send text/csv or application/x-ndjson' });
-      },
+      preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) =>
+        done(formatOf(request) ? undefined : unsupportedContentType(request)),
       schema: {
         tags: ['Shipments'],
         summary: 'Import shipments from a CSV or JSON Lines file',
@@ -69,7 +68,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         consumes: Object.keys(FORMATS),
         querystring: ImportQuery,
         body: ImportBody,
-        response: { 200: Envelope(ImportResult), ...merchantErrors, 413: Type.Ref('ErrorEnvelope'), 415: Type.Ref('ErrorEnvelope') },
+        response: { 200: Envelope(ImportResult), ...merchantErrors, 413: Type.Ref('ErrorEnvelope') },
       },
     },
     async (request) => {

@@ -1,0 +1,72 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InvalidRequestError } from '../domain/errors.js';
+
+/**
+ * How deep a JSON body may nest. The deepest schema is four levels; free-form values (`additional_info`,
+ * `carrier_metadata`, carrier `settings`) get room beyond that, but not the thousands of levels that make
+ * JSON.stringify and other recursive code overflow the stack, or walks over the parsed value take seconds.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Whether JSON text opens more than `max` arrays or objects inside one another, counting brackets outside
+ * strings. One pass over the bytes that stops at the first level too many, before anything is parsed: these
+ * bytes never occur inside a multi-byte UTF-8 character, and text that is not JSON fails the parse after.
+ */
+export function nestsDeeperThan(text: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const byte = text[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
+      if (++depth > max) return true;
+    } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The refusal of a body in a content type the route does not read, naming the ones it does. */
+export function unsupportedContentType(request: FastifyRequest): InvalidRequestError {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  const expected = consumes && consumes.length > 0 ? consumes.join(' or ') : 'application/json';
+  return new InvalidRequestError(`Invalid request format: unsupported Content-Type, send ${expected}`);
+}
+
+/** The refusal of a request that sent no body, or an empty one, where a JSON object is expected. */
+export function emptyBody(): InvalidRequestError {
+  return new InvalidRequestError('Invalid request format: the body is empty, send a JSON object as application/json');
+}
+
+/**
+ * JSON bodies are checked as bytes before they are parsed: not empty, nested at most MAX_BODY_DEPTH levels
+ * (in linear time, so a body nested 500,000 levels is refused as fast as any other), valid UTF-8 (never
+ * decoded with replacement characters and stored so). Then Fastify's own parser, which refuses `__proto__`
+ * and `constructor.prototype` keys. Text is not read as JSON: `text/plain` is refused like any other type.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length === 0) return done(emptyBody());
+    if (nestsDeeperThan(body, MAX_BODY_DEPTH)) {
+      return done(new InvalidRequestError(`Invalid request format: the body nests deeper than ${MAX_BODY_DEPTH} levels`));
+    }
+    if (!isUtf8(body)) return done(new InvalidRequestError('Invalid request format: the body is not valid UTF-8'));
+    parseJson(request, body.toString('utf8'), done);
+  });
+}
