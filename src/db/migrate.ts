@@ -6,6 +6,7 @@ import * as returns from './migrations/0004_returns.js';
 import * as bookings from './migrations/0005_bookings_documents_pudo.js';
 import * as webhooks from './migrations/0006_webhooks.js';
 import * as carrierPush from './migrations/0007_carrier_push.js';
+import * as consoleSessionRevocations from './migrations/0008_console_session_revocations.js';
 import * as accountStrictFields from './migrations/0009_account_strict_fields.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_bookings_documents_pudo': bookings,
   '0006_webhooks': webhooks,
   '0007_carrier_push': carrierPush,
+  '0008_console_session_revocations': consoleSessionRevocations,
   '0009_account_strict_fields': accountStrictFields,
 };
 

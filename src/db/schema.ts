@@ -268,6 +268,14 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** A console session ended by signing out, until its token would have expired anyway. */
+export interface ConsoleSessionRevocationsTable {
+  /** SHA-256 (hex) of the session's access token. */
+  session_hash: string;
+  account_id: number;
+  expires_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -279,6 +287,7 @@ export interface Database {
   jobs: JobsTable;
   returns: ReturnsTable;
   request_replays: RequestReplaysTable;
+  console_session_revocations: ConsoleSessionRevocationsTable;
   bookings: BookingsTable;
   documents: DocumentsTable;
   pudo_locations: PudoLocationsTable;

@@ -7,8 +7,9 @@ const HOUR_MS = 3_600_000;
 export const DONE_JOBS_KEPT_MS = 7 * 24 * HOUR_MS;
 
 /**
- * Removes what has served its time, at most once an hour: finished jobs older than a week, and stored
- * responses past their replay window (return de-duplication, Idempotency-Key).
+ * Removes what has served its time, at most once an hour: finished jobs older than a week, stored
+ * responses past their replay window (return de-duplication, Idempotency-Key), and the sign-outs of console
+ * sessions that have expired anyway.
  */
 export class HousekeepingTask implements PeriodicTask {
   readonly name = 'housekeeping';
@@ -25,6 +26,7 @@ export class HousekeepingTask implements PeriodicTask {
     this.lastRun = now.getTime();
     const jobs = await this.repos.jobs.purgeDone(new Date(now.getTime() - DONE_JOBS_KEPT_MS).toISOString());
     const replays = await this.repos.replays.purgeExpired(now.toISOString());
-    return jobs + replays;
+    const signOuts = await this.repos.consoleSessions.purgeExpired(now.toISOString());
+    return jobs + replays + signOuts;
   }
 }

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
+import { HousekeepingTask } from '../../src/jobs/housekeeping.task.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { form, formToken, setCookie, signIn, submitSignIn, visibleText } from './console-client.js';
 
@@ -16,7 +18,10 @@ describe('console: sign-in, session and headers', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/console/shipments/');
     const session = setCookie(res, 'waybill_console');
-    expect(session?.value).toMatch(/^v1\./);
+    expect(session?.value).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    // Sealed: the cookie is no access token, and nobody who copies it can call the API with it.
+    expect(session?.value).not.toMatch(/^v1\./);
+    expect((await t.call(session!.value, 'GET', '/v5/carrier-configs/')).statusCode).toBe(403);
     expect(session?.attributes).toContain('HttpOnly');
     expect(session?.attributes).toContain('SameSite=Strict');
     expect(session?.attributes).toContain('Path=/console/');
@@ -182,6 +187,107 @@ describe('console: sign-in, session and headers', () => {
     const revoked = await t.admin('DELETE', `/admin/v1/accounts/${other.accountUuid}/credentials/${other.clientId}/`);
     expect(revoked.statusCode, revoked.body).toBeLessThan(300);
     expect((await browser.get('/console/shipments/')).statusCode).toBe(303);
+  });
+
+  it('ends the session on the server when signing out: the old cookie is refused everywhere', async () => {
+    const browser = await signIn(t, acct);
+    const second = await buildApp(t.context, { logger: false });
+    try {
+      await second.ready();
+      // Another API process over the same database accepts the session before the sign-out…
+      expect((await second.inject({ method: 'GET', url: '/console/shipments/', headers: { cookie: browser.cookie } })).statusCode).toBe(
+        200,
+      );
+      const out = await browser.post('/console/sign-out/', {});
+      expect(out.statusCode).toBe(303);
+      // …and neither process accepts it after, for pages, forms or the sign-in page's shortcut.
+      for (const app of [t.app, second]) {
+        const page = await app.inject({ method: 'GET', url: '/console/shipments/', headers: { cookie: browser.cookie } });
+        expect(page.statusCode).toBe(303);
+        expect(page.headers.location).toBe('/console/sign-in/?reason=expired');
+        expect(setCookie(page, 'waybill_console')?.attributes).toContain('Max-Age=0');
+        const signInPage = await app.inject({ method: 'GET', url: '/console/sign-in/', headers: { cookie: browser.cookie } });
+        expect(signInPage.statusCode).toBe(200);
+      }
+      const replayed = await browser.post('/console/sign-out/', {});
+      expect(replayed.statusCode).toBe(303);
+      expect(replayed.headers.location).toBe('/console/sign-in/?reason=expired');
+      // Signing in again starts a new session that works.
+      const again = await signIn(t, acct);
+      expect((await again.get('/console/shipments/')).statusCode).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('forgets a sign-out once the session would have expired anyway', async () => {
+    const other = await t.account();
+    const browser = await signIn(t, other);
+    await browser.post('/console/sign-out/', {});
+    const revocations = () =>
+      t.context.repos.db
+        .selectFrom('console_session_revocations')
+        .innerJoin('accounts', 'accounts.id', 'console_session_revocations.account_id')
+        .select('session_hash')
+        .where('accounts.account_uuid', '=', other.accountUuid)
+        .execute();
+    expect(await revocations()).toHaveLength(1);
+    t.clock.advance(61 * 60_000);
+    await new HousekeepingTask(t.context.repos, t.clock).runOnce();
+    expect(await revocations()).toHaveLength(0);
+    expect((await browser.get('/console/shipments/')).statusCode).toBe(303);
+  });
+
+  it('refuses a form sent from another site even with a valid form token', async () => {
+    const browser = await signIn(t, acct);
+    const post = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/console/sign-out/',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookie, ...headers },
+        payload: form({ csrf: browser.csrf }),
+      });
+    const crossSite: Record<string, string>[] = [
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://waybill.test.evil.example', 'sec-fetch-site': 'same-origin' },
+    ];
+    for (const headers of crossSite) {
+      const res = await post(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(visibleText(res.body)).toContain('This form was sent from another site');
+      expect(setCookie(res, 'waybill_console')).toBeUndefined();
+    }
+    // The session is untouched by the refused forms.
+    expect((await browser.get('/console/shipments/')).statusCode).toBe(200);
+    const crossSiteSignIn = await t.app.inject({
+      method: 'POST',
+      url: '/console/sign-in/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      payload: form({ csrf: 'x', client_id: acct.clientId, client_secret: acct.clientSecret }),
+    });
+    expect(crossSiteSignIn.statusCode).toBe(403);
+    expect(visibleText(crossSiteSignIn.body)).toContain('This form was sent from another site');
+  });
+
+  it.each([
+    ['the public URL as Origin', { origin: 'https://waybill.test', 'sec-fetch-site': 'same-origin' }],
+    ['the request’s own host as Origin', { origin: 'http://console.internal:8080', host: 'console.internal:8080' }],
+    ['Origin null (the console’s no-referrer policy)', { origin: 'null', 'sec-fetch-site': 'same-origin' }],
+    ['a user-initiated request', { 'sec-fetch-site': 'none' }],
+    ['neither header (curl, older browsers)', {}],
+  ])('accepts a form from the same origin: %s', async (_name, headers) => {
+    const browser = await signIn(t, acct);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/console/sign-out/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookie, ...headers },
+      payload: form({ csrf: browser.csrf }),
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/console/sign-in/?reason=signed-out');
   });
 
   it('signs out with the session’s form token: the cookie is cleared', async () => {

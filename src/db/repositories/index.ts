@@ -5,6 +5,7 @@ import { AccountsRepository } from './accounts.repository.js';
 import { BookingsRepository } from './bookings.repository.js';
 import { CarrierConfigsRepository } from './carrier-configs.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
+import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -27,6 +28,7 @@ export class Repositories {
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
   readonly replays: RequestReplaysRepository;
+  readonly consoleSessions: ConsoleSessionsRepository;
   readonly bookings: BookingsRepository;
   readonly documents: DocumentsRepository;
   readonly pudo: PudoLocationsRepository;
@@ -46,6 +48,7 @@ export class Repositories {
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
     this.replays = new RequestReplaysRepository(db);
+    this.consoleSessions = new ConsoleSessionsRepository(db);
     this.bookings = new BookingsRepository(db);
     this.documents = new DocumentsRepository(db);
     this.pudo = new PudoLocationsRepository(db);

@@ -5,7 +5,17 @@ import type { CredentialBackoff } from '../credential-backoff.js';
 import { CONSOLE_CSS, CONSOLE_CSS_VERSION } from '../pages/console/console-styles.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { clearCookie, csrfTokenFor, readCookie, SESSION_COOKIE, type SignedIn, sameToken, sendHtml } from './console-session.js';
+import {
+  clearCookie,
+  csrfTokenFor,
+  isCrossSite,
+  readCookie,
+  resolveSession,
+  SESSION_COOKIE,
+  type SignedIn,
+  sameToken,
+  sendHtml,
+} from './console-session.js';
 import { errorLines } from './form-input.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
@@ -50,6 +60,7 @@ export async function consoleRoutes(app: FastifyInstance, options: { limiter: Ra
     reply.headers(CONSOLE_SECURITY_HEADERS);
     done();
   });
+  refuseCrossSiteWrites(app);
   app.setErrorHandler((error: FastifyError, request, reply) => renderError(app, error, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendHtml(
@@ -74,19 +85,37 @@ export async function consoleRoutes(app: FastifyInstance, options: { limiter: Ra
 }
 
 /**
- * Every route of this scope needs the session cookie (a valid, unexpired, unrevoked token; otherwise the
- * sign-in page), counts against the account's rate limit like the API, and every POST needs the session's
- * form token.
+ * Every request that changes something (sign-in included) is refused when the browser says it comes from
+ * another site, before its form token is even read: `SameSite=Strict` and the form token stay, this is a
+ * third guard that does not depend on either.
+ */
+function refuseCrossSiteWrites(app: FastifyInstance): void {
+  const publicOrigin = new URL(app.context.config.publicUrl).origin;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || !isCrossSite(request, publicOrigin)) return done();
+    sendHtml(
+      reply,
+      403,
+      renderMessagePage({ title: 'Form refused', text: 'This form was sent from another site. Open the console and try again there.' }),
+    );
+  });
+}
+
+/**
+ * Every route of this scope needs the session cookie (a valid, unexpired token of live credentials, not
+ * signed out; otherwise the sign-in page), counts against the account's rate limit like the API, and every
+ * POST needs the session's form token.
  */
 function requireSession(app: FastifyInstance, limiter: RateLimiter): void {
-  const { auth, secrets, config } = app.context;
+  const { secrets, config } = app.context;
   app.addHook('onRequest', async (request, reply) => {
-    const token = readCookie(request, SESSION_COOKIE);
-    const caller = token ? await auth.authenticate(token) : null;
-    if (!token || !caller) {
-      if (token) reply.header('set-cookie', clearCookie(request, SESSION_COOKIE, '/console/'));
-      return reply.redirect(`/console/sign-in/${token ? '?reason=expired' : ''}`, 303);
+    const sealed = readCookie(request, SESSION_COOKIE);
+    const session = sealed ? await resolveSession(app.context, sealed) : null;
+    if (!session) {
+      if (sealed) reply.header('set-cookie', clearCookie(request, SESSION_COOKIE, '/console/'));
+      return reply.redirect(`/console/sign-in/${sealed ? '?reason=expired' : ''}`, 303);
     }
+    const { caller, token } = session;
     const view = { csrf: csrfTokenFor(secrets, token), clientId: caller.clientId };
     request.consoleSession = { caller, token, view };
     const decision = limiter.hitNow

@@ -4,7 +4,20 @@ import { exchangeCredentials } from '../credential-exchange.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import { renderSignIn } from '../pages/console/sign-in.html.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { clearCookie, cookie, newSignInToken, readCookie, SESSION_COOKIE, SIGN_IN_COOKIE, sameToken, sendHtml } from './console-session.js';
+import { sessionOf } from './console.routes.js';
+import {
+  clearCookie,
+  cookie,
+  newSignInToken,
+  readCookie,
+  resolveSession,
+  revokeSession,
+  SESSION_COOKIE,
+  SIGN_IN_COOKIE,
+  sameToken,
+  sealSession,
+  sendHtml,
+} from './console-session.js';
 
 const SIGN_IN_PATH = '/console/sign-in/';
 /** Credentials are printable text, as on the token endpoint; anything else is never looked up. */
@@ -31,8 +44,8 @@ export async function signInRoutes(app: FastifyInstance, options: { limiter: Rat
   };
 
   app.get('/sign-in/', async (request, reply) => {
-    const token = readCookie(request, SESSION_COOKIE);
-    if (token && (await auth.authenticate(token))) return reply.redirect('/console/shipments/', 303);
+    const sealed = readCookie(request, SESSION_COOKIE);
+    if (sealed && (await resolveSession(app.context, sealed))) return reply.redirect('/console/shipments/', 303);
     const { reason } = request.query as { reason?: unknown };
     const info =
       reason === 'expired' ? 'Your session has ended. Sign in again.' : reason === 'signed-out' ? 'You have signed out.' : undefined;
@@ -67,16 +80,20 @@ export async function signInRoutes(app: FastifyInstance, options: { limiter: Rat
     }
     const issued = exchange.token;
     reply.header('set-cookie', [
-      cookie(request, SESSION_COOKIE, issued.access_token, { path: '/console/', maxAgeSeconds: issued.expires_in }),
+      cookie(request, SESSION_COOKIE, sealSession(app.context.secrets, issued.access_token), {
+        path: '/console/',
+        maxAgeSeconds: issued.expires_in,
+      }),
       clearCookie(request, SIGN_IN_COOKIE, SIGN_IN_PATH),
     ]);
     return reply.redirect('/console/shipments/', 303);
   });
 }
 
-/** Signing out (a signed-in, token-checked form): the cookie is removed. */
+/** Signing out (a signed-in, token-checked form): the session is ended on the server and the cookie removed. */
 export async function signOutRoutes(app: FastifyInstance): Promise<void> {
   app.post('/sign-out/', async (request, reply) => {
+    await revokeSession(app.context, sessionOf(request));
     reply.header('set-cookie', clearCookie(request, SESSION_COOKIE, '/console/'));
     return reply.redirect('/console/sign-in/?reason=signed-out', 303);
   });
