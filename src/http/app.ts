@@ -13,13 +13,14 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
-import { ErrorEnvelope } from '../schemas/common.js';
+import { ErrorEnvelope, FieldErrors } from '../schemas/common.js';
 import { registerJsonBodyParser } from './body-parser.js';
 import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMetrics } from './metrics.js';
+import { decorateOpenApi } from './openapi.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { carrierHookRoutes } from './routes/carrier-hooks.routes.js';
@@ -101,11 +102,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.decorate('context', context);
   app.decorateRequest('caller', null);
+  app.addSchema(FieldErrors);
   app.addSchema(ErrorEnvelope);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerValidation(app);
-  registerSerialization(app, [ErrorEnvelope]);
+  registerSerialization(app, [ErrorEnvelope, FieldErrors]);
 
   // Callback-style hooks: every request runs them, and an async hook costs a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
@@ -137,6 +139,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    // Idempotency-Key, 409, 413, 400 and the ignored-fields header, which no route schema states itself.
+    transformObject: (document) => ('openapiObject' in document ? decorateOpenApi(document) : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -7,8 +7,16 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({ api_response: Type.String({ examples: ['200'] }), data }, { additionalProperties: false });
 
-const FieldErrorsRef = Type.Record(Type.String(), Type.Unknown(), {
+/**
+ * Messages by field, as a `4030` error gives them: a field maps to its messages, an object or an array position
+ * (as a string, `"0"`) to the messages of its own fields, nested as deep as the body.
+ */
+export const FieldErrors = Type.Record(Type.String(), Type.Union([Type.Array(Type.String()), Type.Ref('FieldErrors')]), {
+  $id: 'FieldErrors',
   description: 'Field → list of messages; nested objects and array positions (as strings) nest further',
+  examples: [
+    { recipient_address: { email: ['Enter a valid email address.'] }, line_items: { '0': { quantity: ['This field is required.'] } } },
+  ],
 });
 
 export const ErrorEnvelope = Type.Object(
@@ -18,7 +26,7 @@ export const ErrorEnvelope = Type.Object(
     }),
     message: Type.String(),
     error: Type.Optional(Type.String({ description: 'OAuth 2.0 error code, on the token endpoint' })),
-    errors: Type.Optional(FieldErrorsRef),
+    errors: Type.Optional(Type.Ref('FieldErrors')),
     data: Type.Optional(Type.Unknown()),
   },
   { $id: 'ErrorEnvelope', description: 'Every failure of the API' },

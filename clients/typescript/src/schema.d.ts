@@ -28,6 +28,8 @@ export interface paths {
                             created_date: string;
                             features: string[];
                             name: string;
+                            /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                            strict_fields: boolean;
                             updated_date: string;
                         }[];
                     };
@@ -74,6 +76,8 @@ export interface paths {
                     "application/json": {
                         features?: ("returns" | "booking" | "preprinted_return_labels")[];
                         name: string;
+                        /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                        strict_fields?: boolean;
                     };
                 };
             };
@@ -90,19 +94,13 @@ export interface paths {
                             created_date: string;
                             features: string[];
                             name: string;
+                            /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                            strict_fields: boolean;
                             updated_date: string;
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -121,6 +119,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -159,6 +158,8 @@ export interface paths {
                             created_date: string;
                             features: string[];
                             name: string;
+                            /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                            strict_fields: boolean;
                             updated_date: string;
                         };
                     };
@@ -211,6 +212,8 @@ export interface paths {
                     "application/json": {
                         features?: ("returns" | "booking" | "preprinted_return_labels")[];
                         name?: string;
+                        /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                        strict_fields?: boolean;
                     };
                 };
             };
@@ -227,19 +230,13 @@ export interface paths {
                             created_date: string;
                             features: string[];
                             name: string;
+                            /** @description true: unknown fields in request bodies are refused (4030); false (default): ignored and named in Waybill-Ignored-Fields */
+                            strict_fields: boolean;
                             updated_date: string;
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -258,6 +255,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         trace?: never;
@@ -390,15 +388,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -426,6 +416,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -581,15 +572,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -608,6 +591,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -792,15 +776,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -819,6 +795,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -989,15 +966,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -1016,6 +985,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         trace?: never;
@@ -1137,15 +1107,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 401: {
                     headers: {
@@ -1164,6 +1126,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -1214,15 +1177,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -1232,6 +1187,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -1285,15 +1241,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -1303,6 +1251,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
             };
         };
         delete?: never;
@@ -1779,7 +1728,10 @@ export interface paths {
                     shipment_id?: string;
                     shipment_uuid?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2054,6 +2006,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2428,15 +2381,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -2455,6 +2400,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -2497,7 +2444,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2529,6 +2479,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2643,6 +2594,7 @@ export interface paths {
                 /** @description Default Response */
                 299: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2754,15 +2706,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -2772,6 +2716,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -2915,7 +2861,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2961,6 +2910,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2975,15 +2925,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -3002,6 +2944,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -3130,7 +3074,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3151,6 +3098,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3163,15 +3111,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -3190,6 +3130,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -3382,7 +3324,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3668,6 +3613,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3709,15 +3655,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -3727,6 +3665,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -3766,7 +3706,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -3801,6 +3744,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3838,15 +3782,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -3865,6 +3801,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -3904,7 +3842,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4179,6 +4120,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4206,15 +4148,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -4233,6 +4167,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -4629,7 +4565,10 @@ export interface paths {
                     /** @description Skip (and report) rows whose shipment_id exists instead of refusing them: resumes an import */
                     skip_existing?: boolean;
                 };
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -4679,15 +4618,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -4697,15 +4628,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
-                /** @description Every failure of the API */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -5106,7 +5030,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5123,6 +5050,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5137,15 +5065,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -5164,6 +5084,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -5206,7 +5128,10 @@ export interface paths {
                     shipment_id?: string;
                     shipment_uuid?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -5445,6 +5370,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5718,15 +5644,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -5745,6 +5663,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -6162,7 +6082,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6182,6 +6105,7 @@ export interface paths {
                 /** @description Default Response */
                 201: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6206,15 +6130,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -6233,6 +6149,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -6441,6 +6359,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6462,15 +6381,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -6489,6 +6400,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -6617,7 +6529,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
                 path: {
                     webhook_uuid: string;
                 };
@@ -6652,15 +6567,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Every failure of the API */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorEnvelope"];
-                    };
-                };
+                400: components["responses"]["BadRequest"];
                 /** @description Every failure of the API */
                 403: {
                     headers: {
@@ -6679,6 +6586,8 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
                 /** @description Every failure of the API */
                 429: {
                     headers: {
@@ -6716,17 +6625,68 @@ export interface components {
             data?: unknown;
             /** @description OAuth 2.0 error code, on the token endpoint */
             error?: string;
-            /** @description Field → list of messages; nested objects and array positions (as strings) nest further */
-            errors?: {
-                [key: string]: unknown;
-            };
+            errors?: components["schemas"]["FieldErrors"];
             message: string;
         };
+        /**
+         * @description Field → list of messages; nested objects and array positions (as strings) nest further
+         * @example {
+         *       "recipient_address": {
+         *         "email": [
+         *           "Enter a valid email address."
+         *         ]
+         *       },
+         *       "line_items": {
+         *         "0": {
+         *           "quantity": [
+         *             "This field is required."
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        FieldErrors: {
+            [key: string]: string[] | components["schemas"]["FieldErrors"];
+        };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /** @description `4030`: validation errors, `errors` keyed by field (nested objects and array positions nest further); `4000`: the request itself is malformed (not JSON, wrong Content-Type, a bad Idempotency-Key), with a message and no `errors`. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `4090`: the Idempotency-Key was already used with a different request, or a request with it is still being processed (then with Retry-After); or the request conflicts with existing data. */
+        IdempotencyConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description `4130`: the request body is larger than the service accepts. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Fields of the request body this service does not know, which were ignored (not stored): comma-separated paths in the notation of 4030 errors (`carrier_code,line_items.0.colour`), each key percent-encoded outside A-Z a-z 0-9 _ -. At most 1000 characters: a longer list ends with `+N`, N paths not listed. Absent when nothing was ignored, and for accounts with strict_fields (they get a 4030 instead). */
+        WaybillIgnoredFields: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
