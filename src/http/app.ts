@@ -19,6 +19,7 @@ import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
 import { registerErrorHandling } from './errors.js';
+import { redactUrl, withRedactedUrls } from './log-redaction.js';
 import { registerMetrics } from './metrics.js';
 import { decorateOpenApi } from './openapi.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
@@ -40,6 +41,7 @@ declare module 'fastify' {
 /**
  * Fastify logs two info lines per request ("incoming request", "request completed"), which cost more than
  * many handlers. This keeps one concise line per request at debug level instead, and every error line as it was.
+ * URLs are logged redacted (signed links' signatures, tracking page references).
  */
 class ConciseRequestLog extends LogController {
   override incomingRequest(): void {}
@@ -52,10 +54,14 @@ class ConciseRequestLog extends LogController {
     const log = reply.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
     if (log.isLevelEnabled?.('debug') ?? true) {
       log.debug(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+        { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, responseTime: reply.elapsedTime },
         'request completed',
       );
     }
+  }
+
+  override routeNotFound(request: FastifyRequest): void {
+    request.log.info(`Route ${request.method}:${redactUrl(request.url)} not found`);
   }
 }
 
@@ -74,10 +80,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       : {};
   const app = Fastify({
     ...https,
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    logger: withRedactedUrls(
+      options.logger ?? {
+        level: config.logLevel,
+        redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      },
+    ),
     genReqId: () => randomUUID(),
     logController: new ConciseRequestLog(),
     trustProxy: config.trustProxy,

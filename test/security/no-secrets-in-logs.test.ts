@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactUrl } from '../../src/http/log-redaction.js';
 import { bookableShipment } from '../booking/fixtures.js';
 import { createTestApp, issueToken, type TestApp } from '../helpers/app.js';
 import { Receiver } from '../webhooks/receiver.js';
@@ -83,7 +84,7 @@ describe('no secrets in the logs', () => {
     ).toBe(200);
     expect((await call('POST', '/v5/shipment/', bookableShipment('LOG-2'))).statusCode).toBe(200);
     expect((await call('POST', '/v5/booking/', { shipment_id: 'LOG-2', carrier_reference: 'sb' })).statusCode).toBe(200);
-    expect((await call('POST', '/v5/shipment/', { shipment_id: 'LOG-3', bogus: true })).statusCode).toBe(400);
+    expect((await call('POST', '/v5/shipment/', { shipment_id: 'LOG-3', tracking_number: 42 })).statusCode).toBe(400);
     expect((await call('GET', '/v5/shipment/details/', undefined, { shipment_id: 'nope' })).statusCode).toBe(404);
     await call('POST', '/v5/shipment/update/', { note: 'x' }, { shipment_id: 'LOG-1' });
     await call('POST', '/v5/events/create/', { shipment_id: 'LOG-1', events: [{ event: 'Handed over', time: '2026-01-02' }] });
@@ -108,6 +109,27 @@ describe('no secrets in the logs', () => {
     await call('POST', '/v5/shipment/update/', { note: 'again' }, { shipment_id: 'LOG-1' });
     await t.context.worker.drain();
 
+    // Signed links (a label, a proof of delivery) and a tracking page, fetched without a token: the
+    // signatures and the page's reference are the authority, so they are secrets too.
+    const labels = (await call('GET', '/v5/shipments/documents/', undefined, { shipment_id: 'LOG-2' })).json().data;
+    const labelUrl = new URL(labels[0].download_url);
+    const delivered = (await call('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'LOG-1' })).json().data;
+    expect(delivered.pod_url, 'WB4… is delivered with a proof').toBeTruthy();
+    const podUrl = new URL(delivered.pod_url);
+    secrets.label_signature = labelUrl.searchParams.get('signature')!;
+    secrets.pod_signature = podUrl.searchParams.get('signature')!;
+    secrets.tracking_page_reference = delivered.tracking_page_reference;
+    for (const url of [`${labelUrl.pathname}${labelUrl.search}`, `${podUrl.pathname}${podUrl.search}`]) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+      // Refused links are logged the same way.
+      expect((await t.app.inject({ method: 'GET', url: url.replace('signature=', 'signature=x') })).statusCode).toBe(403);
+      expect((await t.app.inject({ method: 'GET', url: `${url}&sig=${secrets.label_signature}` })).statusCode).toBeLessThan(500);
+    }
+    expect((await t.app.inject({ method: 'GET', url: `/t/${delivered.tracking_page_reference}` })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/t/${delivered.tracking_page_reference}?lang=de` })).statusCode).toBe(200);
+    secrets.unknown_tracking_reference = 'NoSuchTrackingPageReference42';
+    expect((await t.app.inject({ method: 'GET', url: `/t/${secrets.unknown_tracking_reference}` })).statusCode).toBe(404);
+
     // A wrong token, a revoked one, a wrong admin token.
     expect((await t.call(`${token}x`, 'GET', '/v5/shipment/list/')).statusCode).toBe(403);
     expect((await t.admin('DELETE', `/admin/v1/accounts/${account.account_uuid}/credentials/${creds.client_id}/`)).statusCode).toBe(204);
@@ -124,5 +146,24 @@ describe('no secrets in the logs', () => {
       expect(value.length, name).toBeGreaterThanOrEqual(8);
       expect(log.includes(value), `${name} appears in the logs`).toBe(false);
     }
+    // The requests were logged, with what is secret in their URLs replaced.
+    expect(log).toContain('/files/documents/');
+    expect(log).toContain('signature=[redacted]');
+    expect(log).toContain('/t/[redacted]');
+  });
+
+  it('redacts signatures and tracking page references in any spelling the router and query parser accept', () => {
+    expect(redactUrl('/files/pod/u/?expires=1&signature=abc')).toBe('/files/pod/u/?expires=1&signature=[redacted]');
+    expect(redactUrl('/files/documents/u/?signature=abc&expires=1&sig=def')).toBe(
+      '/files/documents/u/?signature=[redacted]&expires=1&sig=[redacted]',
+    );
+    expect(redactUrl('/files/documents/u/?sig%6Eature=abc&SIGNATURE=def')).toBe(
+      '/files/documents/u/?sig%6Eature=[redacted]&SIGNATURE=[redacted]',
+    );
+    expect(redactUrl('/t/AbCdEf123456?lang=de')).toBe('/t/[redacted]?lang=de');
+    expect(redactUrl('//t/AbCdEf123456/x')).toBe('/t/[redacted]');
+    expect(redactUrl('/%74/AbCdEf123456')).toBe('/t/[redacted]');
+    expect(redactUrl('/v5/shipment/details/?shipment_id=signature')).toBe('/v5/shipment/details/?shipment_id=signature');
+    expect(redactUrl('/v5/shipment/list/?tags=a%ZZ&signatures=x')).toBe('/v5/shipment/list/?tags=a%ZZ&signatures=x');
   });
 });
