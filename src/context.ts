@@ -1,4 +1,3 @@
-import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { isPhaseKey, phaseName } from './carriers/phases.js';
 import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
@@ -11,7 +10,9 @@ import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repo
 import { CredentialsRepository } from './db/repositories/credentials.repository.js';
 import { Repositories } from './db/repositories/index.js';
 import type { ShipmentRow } from './db/repositories/shipments.repository.js';
-import { type FileStore, FilesystemFileStore } from './documents/file-store.js';
+import { DatabaseFileStore } from './documents/database-file-store.js';
+import { moveDiskFilesIn } from './documents/disk-file-import.js';
+import type { FileStore } from './documents/file-store.js';
 import { type LabelRenderer, PooledLabelRenderer } from './documents/label-renderer.service.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
@@ -111,7 +112,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const shipments = new ShipmentsService(repos, shipmentReader, clock);
   const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
-  const files = new FilesystemFileStore(path.join(config.dataDir, 'files'));
+  const files = new DatabaseFileStore(repos.documentFiles, clock);
+  // Before anything is served, so no ready document is answered without its file (see docs/operations.md).
+  await moveDiskFilesIn(config.dataDir, repos.documentFiles, () => clock.now(), log).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);

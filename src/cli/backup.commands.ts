@@ -56,10 +56,9 @@ export function registerBackupCommand(program: Command): void {
         );
       }
       const result = await backupSqlite(config.dataDir, target);
-      const secret = config.secretKey ? '' : `, ${path.join(config.dataDir, 'secret.key')}`;
+      const key = config.secretKey ? 'WAYBILL_SECRET_KEY' : path.join(config.dataDir, 'secret.key');
       process.stdout.write(
-        `backup written: ${result.file} (${result.pages} pages)\n` +
-          `also keep ${path.join(config.dataDir, 'files')}${secret}: the files and the key are not in the database\n`,
+        `backup written: ${result.file} (${result.pages} pages)\nalso keep ${key}: the key is not in the database (documents are)\n`,
       );
     });
 }

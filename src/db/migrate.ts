@@ -8,6 +8,7 @@ import * as webhooks from './migrations/0006_webhooks.js';
 import * as carrierPush from './migrations/0007_carrier_push.js';
 import * as consoleSessionRevocations from './migrations/0008_console_session_revocations.js';
 import * as accountStrictFields from './migrations/0009_account_strict_fields.js';
+import * as documentBytes from './migrations/0010_document_bytes.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_carrier_push': carrierPush,
   '0008_console_session_revocations': consoleSessionRevocations,
   '0009_account_strict_fields': accountStrictFields,
+  '0010_document_bytes': documentBytes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

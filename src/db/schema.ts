@@ -197,6 +197,14 @@ export interface DocumentsTable {
   updated_at: string;
 }
 
+/** A stored file's bytes (see src/documents/file-store.ts): labels under `documents/…`, proofs of delivery under `pod/…`. */
+export interface DocumentFilesTable {
+  file_key: string;
+  content_type: string;
+  bytes: Uint8Array;
+  stored_at: string;
+}
+
 export interface PudoLocationsTable {
   id: Generated<number>;
   carrier_id: string;
@@ -290,6 +298,7 @@ export interface Database {
   console_session_revocations: ConsoleSessionRevocationsTable;
   bookings: BookingsTable;
   documents: DocumentsTable;
+  document_files: DocumentFilesTable;
   pudo_locations: PudoLocationsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;

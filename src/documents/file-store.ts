@@ -11,7 +11,8 @@ export interface StoredFile {
 /**
  * Where rendered documents are kept. Keys are `/`-separated segments of letters, digits, `.`, `_` and `-`
  * (each starting with a letter or digit), so the same key works on a filesystem and as an S3 object key.
- * Implementations: {@link FilesystemFileStore}; an S3-compatible one can follow without changing callers.
+ * The service keeps them in the database (`DatabaseFileStore`), so every process serves what any of them
+ * stored; {@link FilesystemFileStore} is the former store, still read to move its files in.
  */
 export interface FileStore {
   /** Stores `bytes` under `key`, replacing any earlier file; readers see the old file or the new one, never a part. */
@@ -49,6 +50,12 @@ export function assertSafeKey(key: string): void {
   }
 }
 
+/** Throws FileStoreKeyError unless `contentType` is a plain media type (it is stored beside the bytes and sent back as a header). */
+export function assertSafeContentType(contentType: string): void {
+  if (typeof contentType !== 'string' || !CONTENT_TYPE.test(contentType) || contentType.length > 255)
+    throw new FileStoreKeyError('content type is not allowed');
+}
+
 // A stored file is one file: magic, content type, newline, bytes. One file means one rename, so the
 // content type can never disagree with the bytes after a crash or a concurrent overwrite.
 const MAGIC = Buffer.from('WBFILE1\n', 'ascii');
@@ -67,7 +74,7 @@ export class FilesystemFileStore implements FileStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const target = this.pathOf(key);
-    if (!CONTENT_TYPE.test(contentType) || contentType.length > 255) throw new FileStoreKeyError('content type is not allowed');
+    assertSafeContentType(contentType);
     await mkdir(path.dirname(target), { recursive: true });
     const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
     const handle = await open(temporary, 'wx', 0o600);

@@ -267,7 +267,9 @@ describe.skipIf(database === null)('2 API and 2 worker processes on PostgreSQL a
     // (A booking whose answer was lost to the restart may have a label too: the database is the reference.)
     expect(new Set(documents.map((d) => d.shipment_id)).size).toBe(documents.length);
     expect(booked.filter((id) => !documents.some((d) => d.shipment_id === id))).toEqual([]);
-    const storedFiles = new Set((await queryRows<{ file_key: string }>(dbUrl, 'select file_key from document_files')).map((f) => f.file_key));
+    const storedFiles = new Set(
+      (await queryRows<{ file_key: string }>(dbUrl, 'select file_key from document_files')).map((f) => f.file_key),
+    );
     expect(documents.filter((d) => !storedFiles.has(d.file_key))).toEqual([]);
     const events = await queryRows<{ event_id: string; type: string; shipment_id: string; refs: string }>(
       dbUrl,

@@ -7,6 +7,7 @@ import { CarrierConfigsRepository } from './carrier-configs.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
 import { OrdersRepository } from './orders.repository.js';
@@ -31,6 +32,7 @@ export class Repositories {
   readonly consoleSessions: ConsoleSessionsRepository;
   readonly bookings: BookingsRepository;
   readonly documents: DocumentsRepository;
+  readonly documentFiles: DocumentFilesRepository;
   readonly pudo: PudoLocationsRepository;
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
@@ -51,6 +53,7 @@ export class Repositories {
     this.consoleSessions = new ConsoleSessionsRepository(db);
     this.bookings = new BookingsRepository(db);
     this.documents = new DocumentsRepository(db);
+    this.documentFiles = new DocumentFilesRepository(db);
     this.pudo = new PudoLocationsRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
