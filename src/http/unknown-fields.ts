@@ -100,9 +100,17 @@ function decodePointer(pointer: string): string[] {
 
 /** A path as the header writes it: keys joined by `.`, each key percent-encoded outside `A-Z a-z 0-9 _ -`. */
 export function headerPath(path: string[]): string {
-  return path
-    .map((key) => encodeURIComponent(key).replace(/[!'()*.~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
-    .join('.');
+  return (
+    path
+      // A lone surrogate (legal in JSON, not in UTF-8) would make encodeURIComponent throw: written as U+FFFD.
+      .map((key) =>
+        encodeURIComponent(key.replace(/\p{Surrogate}/gu, '\ufffd')).replace(
+          /[!'()*.~]/g,
+          (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+        ),
+      )
+      .join('.')
+  );
 }
 
 /** The header's value: whole paths, comma-separated, cut at IGNORED_FIELDS_HEADER_MAX characters with `+N`. */
