@@ -123,6 +123,10 @@ describe('webhooks', () => {
     expect(after).toHaveLength(9);
     expect(after[8].headers['webhook-id']).toBe(tries[0].headers['webhook-id']);
     expect((await t.as(acct)('GET', '/v5/notification/failed-webhook-count/')).json().data.count).toBe(0);
+    // The body is optional: a POST without one resends the failures of every endpoint (none are left).
+    const all = await t.as(acct)('POST', '/v5/notification/resend-failed-webhooks/');
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.json().data.resent).toBe(0);
   });
 
   it('signs with both secrets for 24 hours after a rotation', async () => {

@@ -47,6 +47,11 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
         body: Type.Optional(ResendBody),
         response: { 200: Envelope(Type.Object({ resent: Type.Integer() })), ...errors },
       },
+      // The body is optional: a POST without one (no Content-Type, nothing sent) means "every endpoint".
+      preValidation: (request, _reply, done) => {
+        if (request.body === undefined && request.headers['content-type'] === undefined) request.body = {};
+        done();
+      },
     },
     async (request) => {
       const body = (request.body ?? {}) as Static<typeof ResendBody>;
