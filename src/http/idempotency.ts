@@ -68,12 +68,27 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
       });
     }
     if (stored.response === null) return inProgress(reply);
+    const response = stored.response.startsWith(SEALED) ? unseal(stored.response.slice(SEALED.length)) : stored.response;
+    if (response === null) {
+      return reply.code(409).send({
+        api_response: '4090',
+        message: "Idempotency-Key's stored answer can no longer be read (the service's secret key changed); use a new key",
+      });
+    }
     reply.header('idempotent-replayed', 'true');
-    const response = stored.response.startsWith(SEALED) ? secrets.decrypt(stored.response.slice(SEALED.length)) : stored.response;
     return reply
       .code(stored.status_code ?? 200)
       .type('application/json; charset=utf-8')
       .send(response);
+  };
+
+  /** A sealed answer opened, or null when it cannot be (sealed under another WAYBILL_SECRET_KEY). */
+  const unseal = (sealed: string): string | null => {
+    try {
+      return secrets.decrypt(sealed);
+    } catch {
+      return null;
+    }
   };
 
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -78,4 +78,21 @@ describe('replays of answers with a webhook secret', () => {
     expect((await storedResponse('shipment-1')).response).toBe(first.body);
     expect((await post('/v5/shipment/', 'shipment-1', { shipment_id: 'REPLAY-PLAIN' })).body).toBe(first.body);
   });
+
+  it('answers 409, not a 500, when a sealed answer cannot be opened (sealed under another secret key)', async () => {
+    const first = await post('/v5/webhooks/', 'register-old-key', { url: 'http://127.0.0.1:9/old-key' });
+    expect(first.statusCode, first.body).toBe(201);
+    // What a row sealed under a former WAYBILL_SECRET_KEY looks like to this one: its tag does not verify.
+    const row = await storedResponse('register-old-key');
+    const [iv, tag, body] = String(row.response).slice('sealed:'.length).split('.');
+    const forged = `sealed:${iv}.${Buffer.alloc(Buffer.from(tag, 'base64url').length).toString('base64url')}.${body}`;
+    await t.context.database.db
+      .updateTable('request_replays')
+      .set({ response: forged })
+      .where('replay_key', '=', 'register-old-key')
+      .execute();
+    const retry = await post('/v5/webhooks/', 'register-old-key', { url: 'http://127.0.0.1:9/old-key' });
+    expect(retry.statusCode, retry.body).toBe(409);
+    expect(retry.json()).toMatchObject({ api_response: '4090' });
+  });
 });
