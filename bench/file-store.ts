@@ -15,9 +15,10 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { DocumentFilesRepository } from '../src/db/repositories/document-files.repository.js';
 import { DatabaseFileStore } from '../src/documents/database-file-store.js';
 import { type FileStore, FilesystemFileStore } from '../src/documents/file-store.js';
-import { LABEL_CONTENT_TYPES, type LabelInput } from '../src/documents/label.types.js';
+import { LABEL_CONTENT_TYPES } from '../src/documents/label.types.js';
 import { renderLabel } from '../src/documents/label-renderer.js';
 import { freshPostgresDatabase } from './postgres.js';
+import { sampleLabel } from './scenarios/labels.js';
 
 const LABELS = Number(process.argv[2] ?? 500);
 const CONCURRENCY = 8;
@@ -56,32 +57,7 @@ async function databaseStore(handle: DatabaseHandle): Promise<FileStore> {
   return new DatabaseFileStore(new DocumentFilesRepository(handle.db), systemClock);
 }
 
-const LABEL_INPUT: LabelInput = {
-  sender: {
-    company: 'Acme Versand GmbH',
-    street_name: 'Friedrichstraße',
-    house_number: '123',
-    postal_code: '10117',
-    city: 'Berlin',
-    country_code: 'DE',
-  },
-  recipient: {
-    first_name: 'Zoë',
-    last_name: 'van der Berg',
-    line1: 'Keizersgracht 452',
-    postal_code: '1016 GD',
-    city: 'Amsterdam',
-    country_code: 'NL',
-  },
-  carrier_name: 'Waybill Sandbox',
-  service_name: 'Parcel Standard',
-  weight_grams: 2350,
-  tracking_number: 'SBX1234567890DE',
-  shipment_id: 'ORDER-10042',
-  shipment_reference: 'REF-77',
-  pudo_location_name: 'Kiosk Prinsengracht',
-  date: '2026-01-15',
-};
+const LABEL_INPUT = sampleLabel(42);
 
 async function main(): Promise<void> {
   fs.mkdirSync('data', { recursive: true });

@@ -11,7 +11,8 @@ export const description = 'PDF shipping labels rendered on the worker-thread po
 /** Absolute goal for the pool on this kind of machine (2 cores). */
 export const GOAL_LABELS_PER_SECOND = 60;
 
-function input(sequence: number): LabelInput {
+/** The label of the `sequence`-th parcel: a full sender and recipient, varying weight and numbers. */
+export function sampleLabel(sequence: number): LabelInput {
   return {
     sender: {
       company: 'Acme Versand GmbH',
@@ -63,7 +64,7 @@ async function drive(
   const lane = async () => {
     while (performance.now() < deadline) {
       const begin = performance.now();
-      await render(input(sequence++));
+      await render(sampleLabel(sequence++));
       latencies.push(performance.now() - begin);
     }
   };

@@ -81,7 +81,8 @@ function formatName(format: string): string {
   return { uuid: 'UUID', email: 'email address', uri: 'URL', 'date-time': 'date and time' }[format] ?? format;
 }
 
-function decodePointer(pointer: string): string[] {
+/** A JSON pointer (`/items/0/name`) as its keys. */
+export function decodePointer(pointer: string): string[] {
   if (!pointer) return [];
   return pointer
     .slice(1)

@@ -1,5 +1,6 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { decodePointer } from './errors.js';
 
 /**
  * Unknown fields in request bodies. Clients written for the vendor's API send fields the interface does not
@@ -88,14 +89,6 @@ function ownAt(root: object, path: string[]): object | null {
     node = (node as Record<string, unknown>)[key];
   }
   return node !== null && typeof node === 'object' ? node : null;
-}
-
-function decodePointer(pointer: string): string[] {
-  if (!pointer) return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** A path as the header writes it: keys joined by `.`, each key percent-encoded outside `A-Z a-z 0-9 _ -`. */
