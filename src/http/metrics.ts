@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
+import { RequestDurations } from './request-durations.js';
 
 /** Prometheus metrics: request durations by route and status, plus the process defaults. */
 export function registerMetrics(app: FastifyInstance): client.Registry {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const duration = new client.Histogram({
-    name: 'waybill_http_request_duration_seconds',
-    help: 'HTTP request duration by route and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
+  const duration = new RequestDurations(
+    'waybill_http_request_duration_seconds',
+    'HTTP request duration by route and status',
+    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  );
+  duration.registerIn(registry);
   // Read when scraped: nothing is counted per request beyond the cache's own two numbers.
   const renderCache = () => app.context.shipmentReader.cache.usage;
   new client.Gauge({
@@ -34,17 +34,8 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc({ result: 'miss' }, misses);
     },
   });
-  // One labelled child per method, route and status, found by a plain key instead of hashing the labels per request.
-  const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let child = children.get(key);
-    if (!child) {
-      child = duration.labels({ method: request.method, route, status: String(reply.statusCode) });
-      children.set(key, child);
-    }
-    child.observe(reply.elapsedTime / 1000);
+    duration.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
