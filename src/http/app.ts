@@ -23,6 +23,7 @@ import { redactUrl, withRedactedUrls } from './log-redaction.js';
 import { registerMetrics } from './metrics.js';
 import { decorateOpenApi } from './openapi.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
+import { lazyRequestLogger } from './request-logger.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { carrierHookRoutes } from './routes/carrier-hooks.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
@@ -87,6 +88,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       },
     ),
     genReqId: () => randomUUID(),
+    childLoggerFactory: lazyRequestLogger,
     logController: new ConciseRequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
