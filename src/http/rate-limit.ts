@@ -112,11 +112,10 @@ export interface RateLimitOptions {
 export function limitRate(app: FastifyInstance, options: RateLimitOptions): void {
   const { limiter, perSecond } = options;
   const decided = (reply: FastifyReply, decision: RateDecision, done: () => void) => {
-    reply.headers({
-      'ratelimit-limit': decision.limit,
-      'ratelimit-remaining': decision.remaining,
-      'ratelimit-reset': decision.resetSeconds,
-    });
+    // One call per header: `reply.headers({...})` builds an object and a key list for every request.
+    reply.header('ratelimit-limit', decision.limit);
+    reply.header('ratelimit-remaining', decision.remaining);
+    reply.header('ratelimit-reset', decision.resetSeconds);
     if (decision.allowed) return done();
     reply.header('retry-after', decision.resetSeconds);
     reply.code(429).send(throttled);
