@@ -6,9 +6,9 @@ import SqliteDatabase from 'better-sqlite3';
 import type { CarrierEvent } from '../../src/carriers/carrier.js';
 import { isPhaseKey, nextTrackingState, type PhaseKey } from '../../src/carriers/phases.js';
 import { SandboxCarrier } from '../../src/carriers/sandbox/sandbox.carrier.js';
+import { parseEventTime } from '../../src/core/event-time.js';
 import type { NewEvent } from '../../src/domain/shipments/event-recorder.js';
 import { toNewEvents } from '../../src/domain/shipments/tracking.service.js';
-import { parseEventTime } from '../../src/domain/tracking/event-time.js';
 import {
   envInteger,
   json,

@@ -1,5 +1,5 @@
+import type { PudoLocationRecord } from '../core/pudo-location.js';
 import type { LabelFormat, LabelInput } from '../documents/label.types.js';
-import type { PudoLocationRecord } from '../domain/pudo/pudo-location.js';
 import type { CarrierError, CarrierSettings } from './carrier.js';
 
 /** A field problem in the data a carrier needs, keyed by the merchant's field path. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type EventTimeResult, parseEventTime } from '../domain/tracking/event-time.js';
+import { type EventTimeResult, parseEventTime } from '../core/event-time.js';
 import type { CarrierEvent } from './carrier.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Feature } from '../core/features.js';
 import type { Caller } from '../domain/auth.service.js';
 import { FeatureNotEnabledError } from '../domain/errors.js';
-import type { Feature } from '../domain/features.js';
 import { safeEqual } from '../secrets.js';
 import { keyNotAuthorized } from './errors.js';
 

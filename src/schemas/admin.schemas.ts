@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { FEATURES } from '../domain/features.js';
+import { FEATURES } from '../core/features.js';
 import { CarrierRecord } from './common.js';
 
 const Feature = Type.Union(FEATURES.map((f) => Type.Literal(f)));

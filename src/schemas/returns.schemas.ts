@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { RETURN_STATUSES } from '../domain/returns/return-status.js';
+import { RETURN_STATUSES } from '../core/return-status.js';
 import { Nullable } from './common.js';
 import { ShipmentCreateBody } from './shipment-input.schemas.js';
 import { ShipmentCreated } from './shipment-output.schemas.js';

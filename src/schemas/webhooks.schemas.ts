@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook-types.js';
+import { WEBHOOK_EVENT_TYPES } from '../core/webhook-types.js';
 import { Nullable } from './common.js';
 
 const EventType = Type.Union(WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)));

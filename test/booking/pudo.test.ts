@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haversineMeters } from '../../src/domain/pudo/geo.js';
+import { haversineMeters } from '../../src/core/geo.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { bookableShipment, createShipment } from './fixtures.js';
 

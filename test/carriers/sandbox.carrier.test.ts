@@ -5,7 +5,7 @@ import { nextTrackingState, type TrackingState } from '../../src/carriers/phases
 import { CarrierRegistry, defaultCarrierRegistry } from '../../src/carriers/registry.js';
 import { SandboxCarrier } from '../../src/carriers/sandbox/sandbox.carrier.js';
 import { liveStepCount, scenarioOf } from '../../src/carriers/sandbox/sandbox.scenarios.js';
-import { compareNewestFirst, type EventTime, isValidTimeZone, parseEventTime } from '../../src/domain/tracking/event-time.js';
+import { compareNewestFirst, type EventTime, isValidTimeZone, parseEventTime } from '../../src/core/event-time.js';
 
 const FIRST_POLL = '2026-03-29T09:00:00.000Z';
 const carrier = new SandboxCarrier();

@@ -6,7 +6,7 @@ import {
   offsetAt,
   parseEventTime,
   toLocalDateTime,
-} from '../../src/domain/tracking/event-time.js';
+} from '../../src/core/event-time.js';
 
 function parsed(text: string, timezone?: string): EventTime {
   const result = parseEventTime(text, { timezone });

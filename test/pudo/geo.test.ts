@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundingBox, boxContains, destinationPoint, haversineMeters } from '../../src/domain/pudo/geo.js';
+import { boundingBox, boxContains, destinationPoint, haversineMeters } from '../../src/core/geo.js';
 
 const berlin = { lat: 52.52, lng: 13.405 };
 const paris = { lat: 48.8566, lng: 2.3522 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generatePudoDataset, SANDBOX_CARRIER_ID, sandboxPudoDataset } from '../../src/carriers/sandbox/pudo-dataset.js';
 import { SANDBOX_PUDO_NAMESPACE, uuidV5 } from '../../src/carriers/sandbox/pudo-uuid.js';
-import { haversineMeters } from '../../src/domain/pudo/geo.js';
+import { haversineMeters } from '../../src/core/geo.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sandboxPostalCentroids, sandboxPudoDataset } from '../../src/carriers/sandbox/pudo-dataset.js';
-import { haversineMeters } from '../../src/domain/pudo/geo.js';
-import { normalizePostalCode, PostalCentroidIndex } from '../../src/domain/pudo/postal-centroids.js';
+import { haversineMeters } from '../../src/core/geo.js';
+import { normalizePostalCode, PostalCentroidIndex } from '../../src/core/postal-centroids.js';
 import { searchPudoLocations } from '../../src/domain/pudo/pudo-search.js';
 
 describe('searchPudoLocations', () => {

@@ -1,6 +1,6 @@
-import { destinationPoint } from '../../domain/pudo/geo.js';
-import { PostalCentroidIndex } from '../../domain/pudo/postal-centroids.js';
-import type { ClosingPeriod, PudoAddress, PudoLocationRecord, ValidityPeriod } from '../../domain/pudo/pudo-location.js';
+import { destinationPoint } from '../../core/geo.js';
+import { PostalCentroidIndex } from '../../core/postal-centroids.js';
+import type { ClosingPeriod, PudoAddress, PudoLocationRecord, ValidityPeriod } from '../../core/pudo-location.js';
 import { SANDBOX_CITIES, type SandboxCity } from './pudo-cities.js';
 import { hoursFields, type PudoKind, weeklySchedule } from './pudo-hours.js';
 import { SeededRandom } from './pudo-random.js';

@@ -1,5 +1,5 @@
-import type { CutoffHours, OpeningHours, OperatingHoursCalc } from '../../domain/pudo/pudo-location.js';
-import { WEEKDAYS } from '../../domain/pudo/pudo-location.js';
+import type { CutoffHours, OpeningHours, OperatingHoursCalc } from '../../core/pudo-location.js';
+import { WEEKDAYS } from '../../core/pudo-location.js';
 import type { SeededRandom } from './pudo-random.js';
 
 /** Opening windows of one day, local `HH:MM` pairs; an empty list is a closed day. */

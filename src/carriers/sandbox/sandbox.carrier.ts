@@ -1,4 +1,4 @@
-import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
+import type { PudoLocationRecord } from '../../core/pudo-location.js';
 import type { BookingCapable, BookRequest, BookResult, CarrierFieldError, PudoCapable } from '../booking.js';
 import type {
   CarrierAdapter,

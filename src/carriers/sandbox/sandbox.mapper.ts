@@ -1,4 +1,4 @@
-import { parseEventTime } from '../../domain/tracking/event-time.js';
+import { parseEventTime } from '../../core/event-time.js';
 import type { CarrierError, CarrierEvent, CarrierEventLocation, ExpectedDelivery, ProofOfDelivery, TrackResult } from '../carrier.js';
 import { type EventKey, eventDescription, phaseOfEvent } from '../phases.js';
 import type {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toLocalDateTime } from '../../domain/tracking/event-time.js';
+import { toLocalDateTime } from '../../core/event-time.js';
 import type { SandboxCode, SandboxScan, SandboxScanLocation, SandboxShipmentPayload } from './sandbox.payload.js';
 import { ROUTES, type Route } from './sandbox.places.js';
 

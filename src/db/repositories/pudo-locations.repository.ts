@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import type { BoundingBox } from '../../domain/pudo/geo.js';
-import type { PudoLocationRecord } from '../../domain/pudo/pudo-location.js';
+import type { BoundingBox } from '../../core/geo.js';
+import type { PudoLocationRecord } from '../../core/pudo-location.js';
 import { executeForIds, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, PudoLocationsTable } from '../schema.js';
 

@@ -1,6 +1,6 @@
 import type { BookRequest } from '../../carriers/booking.js';
+import type { PudoLocationRecord } from '../../core/pudo-location.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
-import type { PudoLocationRecord } from '../pudo/pudo-location.js';
 
 /**
  * What the carrier needs, read from the shipment. Outbound: sender_address (else from_address) to

@@ -1,5 +1,5 @@
+import type { PudoLocation } from '../../core/pudo-location.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
-import type { PudoLocation } from '../pudo/pudo-location.js';
 
 /** The Booking record of the interface. */
 export function bookingView(

@@ -4,6 +4,8 @@ import { type BookedLabel, type BookingCapable, type BookResult, canBook } from 
 import type { CarrierAdapter } from '../../carriers/carrier.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
+import type { PudoLocation } from '../../core/pudo-location.js';
+import { RETURN_STATUS } from '../../core/return-status.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -16,8 +18,6 @@ import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationError } from '../errors.js';
 import type { PudoService } from '../pudo/pudo.service.js';
-import type { PudoLocation } from '../pudo/pudo-location.js';
-import { RETURN_STATUS } from '../returns/return-status.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
 import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';

@@ -1,5 +1,5 @@
-import { boundingBox, boxContains, haversineMeters, type LatLng } from './geo.js';
-import type { PudoLocation, PudoLocationRecord } from './pudo-location.js';
+import { boundingBox, boxContains, haversineMeters, type LatLng } from '../../core/geo.js';
+import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
 
 export interface PudoSearch extends LatLng {
   /** Search radius in metres. */

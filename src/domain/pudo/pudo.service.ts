@@ -1,13 +1,13 @@
 import { hasPudo } from '../../carriers/booking.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
+import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, type LatLng } from '../../core/geo.js';
+import { PostalCentroidIndex } from '../../core/postal-centroids.js';
+import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { countryByCode } from '../reference-data.js';
-import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, type LatLng } from './geo.js';
-import { PostalCentroidIndex } from './postal-centroids.js';
-import type { PudoLocation, PudoLocationRecord } from './pudo-location.js';
 import { searchPudoLocations } from './pudo-search.js';
 
 export interface PudoQuery {

@@ -1,5 +1,6 @@
+import { type ReturnStatus } from '../../core/return-status.js';
 import type { ReturnRow } from '../../db/repositories/returns.repository.js';
-import { createResponseStatus, type ReturnStatus } from './return-status.js';
+import { createResponseStatus } from './return-transitions.js';
 
 /** The ticket's fields kept as JSON beside its columns. */
 export interface ReturnDetails {

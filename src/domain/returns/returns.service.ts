@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../../clock.js';
+import { RETURN_STATUS, RETURN_STATUSES, type ReturnStatus } from '../../core/return-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ReturnRow } from '../../db/repositories/returns.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -13,7 +14,7 @@ import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import { orderItemWarnings } from './order-match.js';
 import { amountText, calculatedRefund } from './refund.js';
 import { createdTicketView, detailsOf, fullTicketView, type ReturnDetails, returnsInfoView } from './return.presenter.js';
-import { MERCHANT_TRANSITIONS, RETURN_STATUS, RETURN_STATUSES, type ReturnStatus, statusFromTracking } from './return-status.js';
+import { MERCHANT_TRANSITIONS, statusFromTracking } from './return-transitions.js';
 
 type CreateBody = Static<typeof ReturnCreateBody>;
 type UpdateBody = Static<typeof ReturnUpdateBody>;

@@ -1,4 +1,4 @@
-import { type EventTimeResult, parseEventTime } from '../tracking/event-time.js';
+import { type EventTimeResult, parseEventTime } from '../../core/event-time.js';
 
 const LOOSE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(\.\d+)?)?(.*))?$/;
 

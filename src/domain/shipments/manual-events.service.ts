@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { EVENT_KEYS, type EventKey, isEventKey, phaseOfEvent } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
+import { isValidTimeZone, parseEventTime } from '../../core/event-time.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector } from '../errors.js';
-import { isValidTimeZone, parseEventTime } from '../tracking/event-time.js';
 import { type NewEvent, recordEvents } from './event-recorder.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import type { TrackingChangeHook } from './tracking.service.js';

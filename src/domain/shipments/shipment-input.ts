@@ -1,8 +1,8 @@
+import { parseEventTime } from '../../core/event-time.js';
 import { ADDRESS_ROLES } from '../../schemas/address.schemas.js';
 import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import type { FieldErrorCollector } from '../errors.js';
 import { countryByCode, countryByName, isCurrency, isPhoneNumber } from '../reference-data.js';
-import { parseEventTime } from '../tracking/event-time.js';
 
 type Address = Record<string, string>;
 type Path = Array<string | number>;

@@ -3,10 +3,10 @@ import type { CarrierAdapter, CarrierEvent, TrackResult } from '../../carriers/c
 import { eventKey } from '../../carriers/event-key.js';
 import { isPhaseKey } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
+import { parseEventTime } from '../../core/event-time.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
-import { parseEventTime } from '../tracking/event-time.js';
 import { type NewEvent, storeEvents } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';

@@ -1,4 +1,4 @@
-import { isValidTimeZone, parseEventTime, toLocalDateTime } from '../tracking/event-time.js';
+import { isValidTimeZone, parseEventTime, toLocalDateTime } from '../../core/event-time.js';
 
 /** A time as a recipient reads it, and its machine-readable form (the `datetime` of a `<time>`). */
 export interface ShownTime {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
+import type { DomainEvent } from '../../core/webhook-types.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WebhookEndpointRow } from '../../db/repositories/webhooks.repository.js';
 import { enqueue } from '../../jobs/job-handler.js';
-import type { DomainEvent } from './webhook-types.js';
 
 export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 /** First try, then retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */

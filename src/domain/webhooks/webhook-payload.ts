@@ -1,3 +1,4 @@
+import type { EventRefs } from '../../core/webhook-types.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WebhookEventRow } from '../../db/repositories/webhooks.repository.js';
 import { bookingView } from '../bookings/booking.presenter.js';
@@ -6,7 +7,6 @@ import type { PudoService } from '../pudo/pudo.service.js';
 import { fullTicketView } from '../returns/return.presenter.js';
 import type { ShapeVersion } from '../shipments/shipment.presenter.js';
 import type { ShipmentReader } from '../shipments/shipment.reader.js';
-import type { EventRefs } from './webhook-types.js';
 
 /**
  * The body of a webhook: `{type, event_id, timestamp, sequence, data, …}` with the shipment in the

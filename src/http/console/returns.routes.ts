@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { RETURN_STATUSES } from '../../core/return-status.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
-import { RETURN_STATUSES } from '../../domain/returns/return-status.js';
 import { type ReturnsNotice, renderReturns } from '../pages/console/returns.html.js';
 import { sessionOf } from './console.routes.js';
 import { type SignedIn, sendHtml } from './console-session.js';

@@ -1,4 +1,4 @@
-import { RETURN_STATUSES } from '../../../domain/returns/return-status.js';
+import { RETURN_STATUSES } from '../../../core/return-status.js';
 import { html, type SafeHtml } from '../html.js';
 import { pill, serviceTime } from './console-format.js';
 import { type ConsoleSession, csrfField, noticeBox, renderConsolePage } from './console-layout.js';

@@ -1,3 +1,5 @@
+import { RETURN_STATUS, type ReturnStatus } from '../../core/return-status.js';
+
 /**
  * The return ticket's `return_status` and how it moves. The create response says `pending`; every other
  * view (shipment details v5.2, the update endpoint) says `pending approval` for the same state.
@@ -15,22 +17,6 @@
  * | inactive                | tracking                                  | the carrier reports again   | shipping                | |
  * | rejected, cancelled, completed, inactive | merchant update          |                             | archived                | |
  */
-export const RETURN_STATUS = {
-  pendingApproval: 'pending approval',
-  rejected: 'rejected',
-  approved: 'approved',
-  carrierBookingPending: 'carrier booking pending',
-  shipping: 'shipping',
-  completed: 'completed',
-  cancelled: 'cancelled',
-  inactive: 'inactive',
-  archived: 'archived',
-} as const;
-
-export type ReturnStatus = (typeof RETURN_STATUS)[keyof typeof RETURN_STATUS];
-
-export const RETURN_STATUSES: readonly ReturnStatus[] = Object.values(RETURN_STATUS);
-
 const S = RETURN_STATUS;
 
 /** What a merchant may set through POST /v5/return/update/, from each state. */
