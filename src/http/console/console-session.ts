@@ -21,6 +21,19 @@ export interface SignedIn {
   view: ConsoleSession;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the console's session check for the routes behind it; null elsewhere. */
+    consoleSession: SignedIn | null;
+  }
+}
+
+/** The signed-in session of a console route (they all sit behind the console's session check). */
+export function sessionOf(request: FastifyRequest): SignedIn {
+  if (!request.consoleSession) throw new Error('route is not behind the console session');
+  return request.consoleSession;
+}
+
 export function sealSession(secrets: Secrets, token: string): string {
   return secrets.encrypt(`${SESSION_DOMAIN}${token}`);
 }

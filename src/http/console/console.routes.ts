@@ -12,21 +12,15 @@ import {
   readCookie,
   resolveSession,
   SESSION_COOKIE,
-  type SignedIn,
   sameToken,
   sendHtml,
+  sessionOf,
 } from './console-session.js';
 import { errorLines } from './form-input.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 import { signInRoutes, signOutRoutes } from './sign-in.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    consoleSession: SignedIn | null;
-  }
-}
 
 /** Headers of every console response: no script, no framing, no sniffing, no referrer, nothing cached. */
 export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
@@ -38,12 +32,6 @@ export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
   'x-robots-tag': 'noindex, nofollow',
   'cache-control': 'no-store',
 };
-
-/** The signed-in session of a console route (they all sit behind `requireSession`). */
-export function sessionOf(request: FastifyRequest): SignedIn {
-  if (!request.consoleSession) throw new Error('route is not behind the console session');
-  return request.consoleSession;
-}
 
 /**
  * The merchant console under `/console/`: server-rendered pages over the same domain services as the API,

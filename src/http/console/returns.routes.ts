@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { RETURN_STATUSES } from '../../core/return-status.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type ReturnsNotice, renderReturns } from '../pages/console/returns.html.js';
-import { sessionOf } from './console.routes.js';
-import { type SignedIn, sendHtml } from './console-session.js';
+import { type SignedIn, sendHtml, sessionOf } from './console-session.js';
 import { errorLines, FormInput, UUID_PATTERN } from './form-input.js';
 
 /** What the console's buttons do; other changes go through the API. */

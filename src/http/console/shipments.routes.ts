@@ -4,8 +4,7 @@ import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipments/shipment-status.js';
 import { renderShipmentPage } from '../pages/console/shipment.html.js';
 import { type ListFilters, renderShipmentList, SEARCH_FIELDS, type SearchField } from '../pages/console/shipments.html.js';
-import { sessionOf } from './console.routes.js';
-import { sendHtml } from './console-session.js';
+import { sendHtml, sessionOf } from './console-session.js';
 import { errorLines, FormInput, UUID_PATTERN } from './form-input.js';
 
 const PAGE_SIZE = 25;

@@ -4,7 +4,6 @@ import { exchangeCredentials } from '../credential-exchange.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import { renderSignIn } from '../pages/console/sign-in.html.js';
 import type { RateLimiter } from '../rate-limit.js';
-import { sessionOf } from './console.routes.js';
 import {
   clearCookie,
   cookie,
@@ -17,6 +16,7 @@ import {
   sameToken,
   sealSession,
   sendHtml,
+  sessionOf,
 } from './console-session.js';
 
 const SIGN_IN_PATH = '/console/sign-in/';

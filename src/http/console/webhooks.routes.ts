@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../domain/errors.js';
 import { renderDeliveryLog, renderWebhookList } from '../pages/console/webhooks.html.js';
-import { sessionOf } from './console.routes.js';
-import { sendHtml } from './console-session.js';
+import { sendHtml, sessionOf } from './console-session.js';
 import { UUID_PATTERN } from './form-input.js';
 
 /** Webhooks: the account's endpoints and each one's delivery log (the service behind `/v5/webhooks/`). */
