@@ -1,4 +1,4 @@
-import type { Repositories } from '../db/repositories/index.js';
+import type { JobKind, JobPayloads } from '../db/repositories/jobs.repository.js';
 
 /** What a job handler may use while it runs. */
 export interface JobRun<P> {
@@ -16,40 +16,18 @@ export type JobOutcome =
   /** Not now, and it does not count as an attempt (e.g. the target is busy). */
   | { result: 'defer'; delayMs: number };
 
-/** One kind of background work, by name. */
-export interface JobHandler<P = unknown> {
-  readonly kind: string;
+/** The handler of one kind of background work: it reads that kind's payload. */
+export interface JobHandler<K extends JobKind> {
+  readonly kind: K;
   /** How many runs before the job is given up as dead. */
   readonly maxAttempts: number;
   /** Delay before the next attempt after a failure, by attempt number (1-based). */
   backoffMs(attempt: number): number;
-  run(job: JobRun<P>): Promise<JobOutcome>;
+  run(job: JobRun<JobPayloads[K]>): Promise<JobOutcome>;
 }
 
-export interface EnqueueOptions<P> {
-  kind: string;
-  payload: P;
-  accountId?: number | null;
-  runAt?: string;
-  /** A second job with the same key is not added while the first exists. */
-  dedupeKey?: string;
-  maxAttempts?: number;
-}
-
-/** Adds a job through the given repositories, so it commits with the write that causes it. */
-export async function enqueue<P>(repos: Repositories, now: string, options: EnqueueOptions<P>, defaultMaxAttempts = 10): Promise<void> {
-  await repos.jobs.insert({
-    kind: options.kind,
-    account_id: options.accountId ?? null,
-    payload: JSON.stringify(options.payload),
-    status: 'queued',
-    run_at: options.runAt ?? now,
-    max_attempts: options.maxAttempts ?? defaultMaxAttempts,
-    dedupe_key: options.dedupeKey ?? null,
-    created_at: now,
-    updated_at: now,
-  });
-}
+/** A handler of any one kind. */
+export type AnyJobHandler = { [K in JobKind]: JobHandler<K> }[JobKind];
 
 /** Exponential backoff with a ceiling: base · 2^(attempt-1), at most `maxMs`. */
 export function exponentialBackoff(baseMs: number, maxMs: number): (attempt: number) => number {

@@ -1,37 +1,31 @@
 import type { Clock } from '../clock.js';
+import type { DocumentRow } from '../db/repositories/documents.repository.js';
 import type { Repositories } from '../db/repositories/index.js';
+import type { JobPayloads } from '../db/repositories/jobs.repository.js';
 import type { FileStore } from '../documents/file-store.js';
-import { LABEL_CONTENT_TYPES, type LabelFormat, type LabelInput } from '../documents/label.types.js';
+import { LABEL_CONTENT_TYPES } from '../documents/label.types.js';
 import type { LabelRenderer } from '../documents/label-renderer.service.js';
-import { LABEL_RENDER_JOB } from '../domain/bookings/bookings.service.js';
-import type { EventSink } from '../domain/webhooks/webhook-outbox.js';
 import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
-
-export interface LabelRenderPayload {
-  document_row_id: number;
-  format: LabelFormat;
-  render?: LabelInput;
-}
 
 /**
  * Finishes a label the carrier delivered late (a booking answered with HTTP 299): renders it, stores the
  * file, marks the document ready. Running it twice stores the same label twice, harmlessly.
  */
-export class LabelRenderJob implements JobHandler<LabelRenderPayload> {
-  readonly kind = LABEL_RENDER_JOB;
+export class LabelRenderJob implements JobHandler<'label.render'> {
+  readonly kind = 'label.render';
   readonly maxAttempts = 8;
   readonly backoffMs = exponentialBackoff(5_000, 10 * 60_000);
+  /** Called in the document's transaction once it is ready (webhooks announce it). */
+  onReady: ((repos: Repositories, document: DocumentRow, now: string) => Promise<unknown>) | null = null;
 
   constructor(
     private readonly repos: Repositories,
     private readonly labels: LabelRenderer,
     private readonly files: FileStore,
     private readonly clock: Clock,
-    /** Where a document is announced as ready, in its transaction (webhooks). */
-    private readonly events: EventSink,
   ) {}
 
-  async run({ payload }: JobRun<LabelRenderPayload>): Promise<JobOutcome> {
+  async run({ payload }: JobRun<JobPayloads['label.render']>): Promise<JobOutcome> {
     const document = await this.repos.documents.findById(payload.document_row_id);
     if (!document) return { result: 'done' };
     if (document.status === 'ready') return { result: 'done' };
@@ -42,12 +36,7 @@ export class LabelRenderJob implements JobHandler<LabelRenderPayload> {
     const now = this.clock.now().toISOString();
     await this.repos.transaction(async (repos) => {
       const ready = await repos.documents.update(document.id, { status: 'ready', file_key: key, updated_at: now });
-      await this.events.emit(repos, {
-        accountId: ready.account_id,
-        type: 'document.ready',
-        shipmentRowId: ready.shipment_row_id,
-        refs: { document_row_id: ready.id },
-      });
+      await this.onReady?.(repos, ready, now);
     });
     return { result: 'done' };
   }

@@ -2,11 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
+import type { JobPayloads } from '../db/repositories/jobs.repository.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../db/repositories/webhooks.repository.js';
 import type { ShapeVersion } from '../domain/shipments/shipment.presenter.js';
 import { guardedLookup, refuseAtDelivery } from '../domain/webhooks/address-guard.js';
 import type { WebhookEndpointsService } from '../domain/webhooks/webhook-endpoints.service.js';
-import { WEBHOOK_DELIVERY_JOB, WEBHOOK_MAX_ATTEMPTS } from '../domain/webhooks/webhook-outbox.js';
+import { WEBHOOK_MAX_ATTEMPTS } from '../domain/webhooks/webhook-outbox.js';
 import type { WebhookPayloads } from '../domain/webhooks/webhook-payload.js';
 import type { JobHandler, JobOutcome, JobRun } from './job-handler.js';
 
@@ -25,8 +26,8 @@ const PER_ENDPOINT = 16;
  * is the `webhook-id` on every retry), posted with a 10 s timeout and no redirects. 2xx is delivered;
  * anything else is retried on the schedule, then the delivery is failed (and can be resent).
  */
-export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
-  readonly kind = WEBHOOK_DELIVERY_JOB;
+export class WebhookDeliveryJob implements JobHandler<'webhook.deliver'> {
+  readonly kind = 'webhook.deliver';
   readonly maxAttempts = WEBHOOK_MAX_ATTEMPTS;
   private readonly agent: Agent;
   private readonly lanes = new Map<number, { running: number; waiting: Array<() => void> }>();
@@ -49,7 +50,7 @@ export class WebhookDeliveryJob implements JobHandler<{ delivery_id: number }> {
     return SCHEDULE_MS[Math.min(attempt - 1, SCHEDULE_MS.length - 1)];
   }
 
-  async run({ payload, attempt }: JobRun<{ delivery_id: number }>): Promise<JobOutcome> {
+  async run({ payload, attempt }: JobRun<JobPayloads['webhook.deliver']>): Promise<JobOutcome> {
     const delivery = await this.repos.webhooks.findDelivery(payload.delivery_id);
     if (!delivery || delivery.status === 'delivered' || delivery.status === 'cancelled') return { result: 'done' };
     const endpoint = await this.repos.webhooks.findEndpointById(delivery.endpoint_id);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { JobRow } from '../db/repositories/jobs.repository.js';
-import type { JobHandler, JobOutcome } from './job-handler.js';
+import { JOB_KINDS, type JobRow } from '../db/repositories/jobs.repository.js';
+import type { AnyJobHandler, JobOutcome } from './job-handler.js';
 
 /** Something the worker runs on each tick besides queued jobs (the tracking poller, housekeeping). */
 export interface PeriodicTask {
@@ -28,7 +28,7 @@ export interface WorkerOptions {
  */
 export class Worker {
   readonly id = `worker-${randomUUID().slice(0, 8)}`;
-  private readonly handlers = new Map<string, JobHandler<any>>();
+  private readonly handlers = new Map<string, AnyJobHandler>();
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
@@ -47,7 +47,7 @@ export class Worker {
     private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly log: Logger,
-    handlers: JobHandler<any>[],
+    handlers: AnyJobHandler[],
     private readonly tasks: PeriodicTask[] = [],
     options: WorkerOptions = {},
   ) {
@@ -55,6 +55,7 @@ export class Worker {
       if (this.handlers.has(handler.kind)) throw new Error(`two handlers for job kind "${handler.kind}"`);
       this.handlers.set(handler.kind, handler);
     }
+    this.assertHandles(JOB_KINDS);
     this.leaseMs = options.leaseMs ?? 60_000;
     this.concurrency = options.concurrency ?? 32;
     this.idleDelayMs = options.idleDelayMs ?? 250;

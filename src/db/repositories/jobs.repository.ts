@@ -1,14 +1,63 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { LabelFormat, LabelInput } from '../../documents/label.types.js';
 import type { DialectName } from '../connection.js';
 import type { Database, JobsTable } from '../schema.js';
 
 export type JobRow = Selectable<JobsTable>;
+
+/**
+ * Every kind of background job and the payload it carries (stored as JSON in `jobs.payload`). Services enqueue
+ * a kind by name with its payload; the worker runs it with the one handler it holds for that kind.
+ */
+export interface JobPayloads {
+  /** A label the carrier delivered late (a booking answered 299): render it, store it, mark its document ready. */
+  'label.render': { document_row_id: number; format: LabelFormat; render?: LabelInput };
+  /** One webhook delivery (a row of webhook_deliveries): sign it, post it, record the attempt. */
+  'webhook.deliver': { delivery_id: number };
+}
+
+export type JobKind = keyof JobPayloads;
+
+/** Written as a record so that a kind added to {@link JobPayloads} and left out here does not compile. */
+const KINDS: Record<JobKind, true> = { 'label.render': true, 'webhook.deliver': true };
+/** Every job kind: the worker refuses to start without a handler for each. */
+export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];
+
+export interface EnqueueOptions {
+  /** The time of the write that causes the job; the job is due then unless `runAt` says later. */
+  now: string;
+  accountId?: number | null;
+  runAt?: string;
+  /** A second job with the same key is not added while the first exists. */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 10;
 
 export class JobsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
   ) {}
+
+  /**
+   * Queues a job of one kind with its payload. Called on the repositories of the write that causes it, so the
+   * job commits (or not) with that write.
+   */
+  async enqueue<K extends JobKind>(kind: K, payload: JobPayloads[K], options: EnqueueOptions): Promise<void> {
+    await this.insert({
+      kind,
+      account_id: options.accountId ?? null,
+      payload: JSON.stringify(payload),
+      status: 'queued',
+      run_at: options.runAt ?? options.now,
+      max_attempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      dedupe_key: options.dedupeKey ?? null,
+      created_at: options.now,
+      updated_at: options.now,
+    });
+  }
 
   /** Adds a job; with a dedupe key, a job already queued under that key is kept instead. */
   async insert(row: Insertable<JobsTable>): Promise<void> {

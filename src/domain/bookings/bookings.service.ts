@@ -12,7 +12,6 @@ import type { ShipmentRow } from '../../db/repositories/shipments.repository.js'
 import type { FileStore } from '../../documents/file-store.js';
 import { LABEL_CONTENT_TYPES } from '../../documents/label.types.js';
 import type { LabelRenderer } from '../../documents/label-renderer.service.js';
-import { enqueue } from '../../jobs/job-handler.js';
 import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
@@ -20,7 +19,7 @@ import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationErr
 import type { PudoService } from '../pudo/pudo.service.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
-import type { EventSink } from '../webhooks/webhook-outbox.js';
+import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
 import { bookingView } from './booking.presenter.js';
 import { bookRequestFor } from './booking-request.js';
 
@@ -37,14 +36,15 @@ export class CarrierUnavailableError extends DomainError {
   }
 }
 
-export const LABEL_RENDER_JOB = 'label.render';
-
 /**
  * POST /v5/booking/ as a workflow that undoes itself: record the booking (which reserves the shipment),
  * ask the carrier, then store what it returned — or remove the record if the carrier refused or failed,
  * so nothing half-booked remains.
  */
 export class BookingsService {
+  /** Where bookings (and the return tickets they move) are announced (webhooks). */
+  events: EventSink = silentSink;
+
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
@@ -55,10 +55,8 @@ export class BookingsService {
     private readonly files: FileStore,
     private readonly clock: Clock,
     private readonly log: Logger,
-    /** Where bookings (and the return tickets they move) are announced (webhooks). */
-    private readonly events: EventSink,
     /** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
-    private readonly staleBookingMs: number,
+    private readonly staleBookingMs = 5 * 60_000,
   ) {}
 
   async book(caller: Caller, input: BookingInput): Promise<{ status: 200 | 299; data: ReturnType<typeof bookingView> }> {
@@ -128,12 +126,11 @@ export class BookingsService {
         const row = await repos.documents.insert(doc.row);
         doc.stored = row;
         if (doc.pendingJob) {
-          await enqueue(repos, now, {
-            kind: LABEL_RENDER_JOB,
-            accountId,
-            payload: { document_row_id: row.id, ...doc.pendingJob.payload },
-            runAt: doc.pendingJob.runAt,
-          });
+          await repos.jobs.enqueue(
+            'label.render',
+            { document_row_id: row.id, ...doc.pendingJob.payload },
+            { now, accountId, runAt: doc.pendingJob.runAt },
+          );
         }
       }
       if (shipment.shipment_type === 'return') {

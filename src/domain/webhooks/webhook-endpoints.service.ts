@@ -2,11 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WebhookEndpointRow } from '../../db/repositories/webhooks.repository.js';
-import { enqueue } from '../../jobs/job-handler.js';
 import type { Secrets } from '../../secrets.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { refuseWebhookUrl } from './address-guard.js';
-import { WEBHOOK_DELIVERY_JOB, WEBHOOK_MAX_ATTEMPTS } from './webhook-outbox.js';
+import { WEBHOOK_MAX_ATTEMPTS } from './webhook-outbox.js';
 
 export const SECRET_OVERLAP_MS = 24 * 60 * 60_000;
 
@@ -134,12 +133,7 @@ export class WebhookEndpointsService {
       const now = this.clock.now().toISOString();
       for (const delivery of failed) {
         await repos.webhooks.updateDelivery(delivery.id, { status: 'pending', attempts: 0, updated_at: now });
-        await enqueue(repos, now, {
-          kind: WEBHOOK_DELIVERY_JOB,
-          accountId,
-          payload: { delivery_id: delivery.id },
-          maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-        });
+        await repos.jobs.enqueue('webhook.deliver', { delivery_id: delivery.id }, { now, accountId, maxAttempts: WEBHOOK_MAX_ATTEMPTS });
       }
       return failed.length;
     });

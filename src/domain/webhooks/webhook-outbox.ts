@@ -3,18 +3,18 @@ import type { Clock } from '../../clock.js';
 import type { DomainEvent } from '../../core/webhook-types.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WebhookEndpointRow } from '../../db/repositories/webhooks.repository.js';
-import { enqueue } from '../../jobs/job-handler.js';
 
-export const WEBHOOK_DELIVERY_JOB = 'webhook.deliver';
 /** First try, then retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
 export const WEBHOOK_MAX_ATTEMPTS = 8;
 
-/** Where services announce what happened, in the transaction of the change. */
+/** Where services announce what happened; the default announces to nobody. */
 export interface EventSink {
   emit(repos: Repositories, event: DomainEvent): Promise<void>;
   /** Many events of one transaction (imports): the same as emitting each, with shared look-ups. */
   emitMany(repos: Repositories, events: DomainEvent[]): Promise<void>;
 }
+
+export const silentSink: EventSink = { emit: async () => undefined, emitMany: async () => undefined };
 
 export function subscribes(endpoint: WebhookEndpointRow, type: string): boolean {
   if (endpoint.enabled !== 1) return false;
@@ -84,12 +84,11 @@ export class WebhookOutbox implements EventSink {
         created_at: now,
         updated_at: now,
       });
-      await enqueue(repos, now, {
-        kind: WEBHOOK_DELIVERY_JOB,
-        accountId: event.accountId,
-        payload: { delivery_id: delivery.id },
-        maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-      });
+      await repos.jobs.enqueue(
+        'webhook.deliver',
+        { delivery_id: delivery.id },
+        { now, accountId: event.accountId, maxAttempts: WEBHOOK_MAX_ATTEMPTS },
+      );
     }
   }
 }

@@ -1,5 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ShipmentIdentifier } from '../../domain/shipments/shipment-identifier.js';
 import { BookingDocument } from '../../schemas/booking.schemas.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ShipmentIdentifierQuery } from '../../schemas/shipment-input.schemas.js';
@@ -10,7 +11,7 @@ const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
 const { base64_content: _content, ...withoutContent } = BookingDocument.properties;
 const DocumentWithUrl = Type.Object(withoutContent);
 
-export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const { documents } = app.context;
 
   app.get(
@@ -24,7 +25,7 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(DocumentWithUrl)), ...errors },
       },
     },
-    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query) }),
+    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query as ShipmentIdentifier) }),
   );
 
   app.get(
@@ -38,7 +39,10 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(DocumentWithUrl)), ...errors },
       },
     },
-    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query, 'label') }),
+    async (request) => ({
+      api_response: '200',
+      data: await documents.list(callerOf(request), request.query as ShipmentIdentifier, 'label'),
+    }),
   );
 
   app.get(
@@ -52,6 +56,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(BookingDocument), ...errors },
       },
     },
-    async (request) => ({ api_response: '200', data: await documents.get(callerOf(request), request.params.document_uuid) }),
+    async (request) => ({
+      api_response: '200',
+      data: await documents.get(callerOf(request), (request.params as { document_uuid: string }).document_uuid),
+    }),
   );
-};
+}

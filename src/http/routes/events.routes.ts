@@ -1,10 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { EventsCreateBody, EventsCreated } from '../../schemas/events.schemas.js';
 import { callerOf } from '../auth.js';
 
-export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export async function eventRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v5/events/create/',
     {
@@ -17,7 +18,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { body } = request;
+      const body = request.body as Static<typeof EventsCreateBody>;
       const data = await app.context.manualEvents.create(
         callerOf(request),
         { shipment_uuid: body.shipment_uuid, shipment_id: body.shipment_id },
@@ -26,4 +27,4 @@ export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { api_response: '200', data };
     },
   );
-};
+}

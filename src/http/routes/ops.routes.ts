@@ -1,8 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { ping } from '../../db/connection.js';
 
 /** Health, the OpenAPI document; none of these need a token. */
-export const opsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export async function opsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
     try {
       await ping(app.context.database);
@@ -14,4 +14,4 @@ export const opsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-};
+}
