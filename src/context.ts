@@ -9,7 +9,6 @@ import { AccountsRepository } from './db/repositories/accounts.repository.js';
 import { CarrierConfigsRepository } from './db/repositories/carrier-configs.repository.js';
 import { CredentialsRepository } from './db/repositories/credentials.repository.js';
 import { Repositories } from './db/repositories/index.js';
-import type { ShipmentRow } from './db/repositories/shipments.repository.js';
 import { DatabaseFileStore } from './documents/database-file-store.js';
 import { moveDiskFilesIn } from './documents/disk-file-import.js';
 import type { FileStore } from './documents/file-store.js';
@@ -22,11 +21,14 @@ import { CarrierPushService } from './domain/carrier-push.service.js';
 import { DocumentsService } from './domain/documents/documents.service.js';
 import { PudoService } from './domain/pudo/pudo.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
+import { ReturnsInfoReader } from './domain/returns/returns-info.reader.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
 import { ProofOfDeliveryService } from './domain/shipments/proof-of-delivery.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
+import { ShipmentExtrasOfCapabilities } from './domain/shipments/shipment-extras.js';
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { TrackingService } from './domain/shipments/tracking.service.js';
+import { TrackingFollowers } from './domain/shipments/tracking-followers.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
@@ -102,15 +104,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
   const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
   const repos = new Repositories(database.db, database.dialect);
-  const shipmentReader = new ShipmentReader(
-    repos,
-    carriers,
-    (key) => (isPhaseKey(key) ? phaseName(key) : null),
-    { v5: compileSerializer(ShipmentV5), 'v5.2': compileSerializer(ShipmentV52) },
-    config.renderCacheMegabytes * 1_048_576,
-  );
-  const shipments = new ShipmentsService(repos, shipmentReader, clock);
-  const manualEvents = new ManualEventsService(repos, clock, (id) => (id ? (carriers.get(id)?.record.name ?? null) : null));
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
   const files = new DatabaseFileStore(repos.documentFiles, clock);
   // Before anything is served, so no ready document is answered without its file (see docs/operations.md).
@@ -121,38 +114,46 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
-  const tracking = new TrackingService(repos, clock, { windowMs: config.trackingWindowDays * 86_400_000 }, proofOfDelivery);
-  const returns = new ReturnsService(repos, shipments, clock);
   const outbox = new WebhookOutbox(clock);
-  shipments.events = outbox;
-  returns.events = outbox;
-  // A tracking change moves a return's ticket and is announced; arriving at delivered is announced on its own too.
-  const followTracking = async (trx: Repositories, before: ShipmentRow, after: ShipmentRow, now: string) => {
-    if (after.status !== before.status || after.phase_key !== before.phase_key) await returns.followTracking(trx, after, now);
-    await outbox.emit(trx, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
-    if (after.status === 'delivered' && before.status !== 'delivered') {
-      await outbox.emit(trx, { accountId: after.account_id, type: 'shipment.delivered', shipmentRowId: after.id });
-    }
-  };
-  tracking.onChange = followTracking;
-  manualEvents.onChange = followTracking;
-  shipmentReader.extras = {
-    documents: (rows) => documents.refsFor(rows),
-    returns: (row) => returns.returnsInfo(row),
-    collectionPoint: async (row) => (row.collection_point ? JSON.parse(row.collection_point) : null),
-    podUrl: async (row) => proofOfDelivery.url(row),
-  };
+  const shipmentReader = new ShipmentReader(
+    repos,
+    carriers,
+    (key) => (isPhaseKey(key) ? phaseName(key) : null),
+    { v5: compileSerializer(ShipmentV5), 'v5.2': compileSerializer(ShipmentV52) },
+    config.renderCacheMegabytes * 1_048_576,
+    new ShipmentExtrasOfCapabilities(documents, new ReturnsInfoReader(repos), proofOfDelivery),
+  );
+  const shipments = new ShipmentsService(repos, shipmentReader, outbox, clock);
+  const returns = new ReturnsService(repos, shipments, outbox, clock);
+  const trackingFollowers = new TrackingFollowers(returns, outbox);
+  const manualEvents = new ManualEventsService(
+    repos,
+    clock,
+    (id) => (id ? (carriers.get(id)?.record.name ?? null) : null),
+    trackingFollowers,
+  );
+  const tracking = new TrackingService(
+    repos,
+    clock,
+    { windowMs: config.trackingWindowDays * 86_400_000 },
+    proofOfDelivery,
+    trackingFollowers,
+  );
   const pudo = new PudoService(repos, carriers, carrierConfigs);
-  const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, documents, labels, files, clock, log, config.bookingLeaseMs);
-  bookings.events = outbox;
-  const labelJob = new LabelRenderJob(repos, labels, files, clock);
-  labelJob.onReady = async (trx, document) =>
-    outbox.emit(trx, {
-      accountId: document.account_id,
-      type: 'document.ready',
-      shipmentRowId: document.shipment_row_id,
-      refs: { document_row_id: document.id },
-    });
+  const bookings = new BookingsService(
+    repos,
+    carriers,
+    carrierConfigs,
+    pudo,
+    documents,
+    labels,
+    files,
+    clock,
+    log,
+    outbox,
+    config.bookingLeaseMs,
+  );
+  const labelJob = new LabelRenderJob(repos, labels, files, clock, outbox);
   const webhookEndpoints = new WebhookEndpointsService(repos, secrets, clock, config.allowPrivateWebhooks);
   const webhookJob = new WebhookDeliveryJob(
     repos,

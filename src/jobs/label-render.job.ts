@@ -1,10 +1,10 @@
 import type { Clock } from '../clock.js';
-import type { DocumentRow } from '../db/repositories/documents.repository.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { JobPayloads } from '../db/repositories/jobs.repository.js';
 import type { FileStore } from '../documents/file-store.js';
 import { LABEL_CONTENT_TYPES } from '../documents/label.types.js';
 import type { LabelRenderer } from '../documents/label-renderer.service.js';
+import type { EventSink } from '../domain/webhooks/webhook-outbox.js';
 import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
 
 /**
@@ -15,14 +15,14 @@ export class LabelRenderJob implements JobHandler<'label.render'> {
   readonly kind = 'label.render';
   readonly maxAttempts = 8;
   readonly backoffMs = exponentialBackoff(5_000, 10 * 60_000);
-  /** Called in the document's transaction once it is ready (webhooks announce it). */
-  onReady: ((repos: Repositories, document: DocumentRow, now: string) => Promise<unknown>) | null = null;
 
   constructor(
     private readonly repos: Repositories,
     private readonly labels: LabelRenderer,
     private readonly files: FileStore,
     private readonly clock: Clock,
+    /** Where a document is announced as ready, in its transaction (webhooks). */
+    private readonly events: EventSink,
   ) {}
 
   async run({ payload }: JobRun<JobPayloads['label.render']>): Promise<JobOutcome> {
@@ -36,7 +36,12 @@ export class LabelRenderJob implements JobHandler<'label.render'> {
     const now = this.clock.now().toISOString();
     await this.repos.transaction(async (repos) => {
       const ready = await repos.documents.update(document.id, { status: 'ready', file_key: key, updated_at: now });
-      await this.onReady?.(repos, ready, now);
+      await this.events.emit(repos, {
+        accountId: ready.account_id,
+        type: 'document.ready',
+        shipmentRowId: ready.shipment_row_id,
+        refs: { document_row_id: ready.id },
+      });
     });
     return { result: 'done' };
   }

@@ -19,7 +19,7 @@ import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationErr
 import type { PudoService } from '../pudo/pudo.service.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
-import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
+import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { bookingView } from './booking.presenter.js';
 import { bookRequestFor } from './booking-request.js';
 
@@ -42,9 +42,6 @@ export class CarrierUnavailableError extends DomainError {
  * so nothing half-booked remains.
  */
 export class BookingsService {
-  /** Where bookings (and the return tickets they move) are announced (webhooks). */
-  events: EventSink = silentSink;
-
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
@@ -55,8 +52,10 @@ export class BookingsService {
     private readonly files: FileStore,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Where bookings (and the return tickets they move) are announced (webhooks). */
+    private readonly events: EventSink,
     /** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
-    private readonly staleBookingMs = 5 * 60_000,
+    private readonly staleBookingMs: number,
   ) {}
 
   async book(caller: Caller, input: BookingInput): Promise<{ status: 200 | 299; data: ReturnType<typeof bookingView> }> {

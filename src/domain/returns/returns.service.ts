@@ -10,10 +10,10 @@ import type { Caller } from '../auth.service.js';
 import { FeatureNotEnabledError, FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { canonicalJson, onceWithin, type StoredResponse, sha256 } from '../replays.js';
 import type { ShipmentsService } from '../shipments/shipments.service.js';
-import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
+import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { orderItemWarnings } from './order-match.js';
 import { amountText, calculatedRefund } from './refund.js';
-import { createdTicketView, detailsOf, fullTicketView, type ReturnDetails, returnsInfoView } from './return.presenter.js';
+import { createdTicketView, detailsOf, fullTicketView, type ReturnDetails } from './return.presenter.js';
 import { MERCHANT_TRANSITIONS, statusFromTracking } from './return-transitions.js';
 
 type CreateBody = Static<typeof ReturnCreateBody>;
@@ -23,12 +23,11 @@ export const RETURN_DEDUPLICATION_MS = 30 * 60_000;
 
 /** Return tickets and their return shipments. */
 export class ReturnsService {
-  /** Where created and changed returns are announced (webhooks). */
-  events: EventSink = silentSink;
-
   constructor(
     private readonly repos: Repositories,
     private readonly shipments: ShipmentsService,
+    /** Where created and changed returns are announced (webhooks). */
+    private readonly events: EventSink,
     private readonly clock: Clock,
   ) {}
 
@@ -219,13 +218,6 @@ export class ReturnsService {
       })),
       next: rows.length > limit ? page[page.length - 1].id : null,
     };
-  }
-
-  /** ReturnsInfo for shipment details v5.2, or null when the shipment is not a return shipment. */
-  async returnsInfo(shipment: ShipmentRow): Promise<ReturnType<typeof returnsInfoView> | null> {
-    if (shipment.shipment_type !== 'return') return null;
-    const row = await this.repos.returns.findByShipment(shipment.id);
-    return row ? returnsInfoView(row, shipment.id) : null;
   }
 
   /** Moves the ticket when tracking of its return shipment moves (shipping, completed, inactive). */

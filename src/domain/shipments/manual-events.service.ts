@@ -7,7 +7,7 @@ import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector } from '../errors.js';
 import { type NewEvent, recordEvents } from './event-recorder.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
-import type { TrackingChangeHook } from './tracking.service.js';
+import type { ShipmentChangeListener } from './tracking-followers.js';
 
 export interface ManualEventInput {
   event: string;
@@ -20,13 +20,12 @@ export interface ManualEventInput {
 
 /** Tracking events a merchant adds by hand (POST /v5/events/create/). */
 export class ManualEventsService {
-  /** Called in the same transaction when new events changed what the shipment shows (returns follow it, webhooks announce it). */
-  onChange: TrackingChangeHook | null = null;
-
   constructor(
     private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly carrierName: (carrierId: string | null) => string | null,
+    /** Told in the same transaction when new events changed what the shipment shows (returns follow it, webhooks announce it). */
+    private readonly followers: ShipmentChangeListener,
   ) {}
 
   async create(
@@ -76,7 +75,7 @@ export class ManualEventsService {
         prepared.map((e) => ({ ...e, carrier_name: name })),
         now,
       );
-      if (result.created > 0 && this.onChange) await this.onChange(repos, shipment, result.shipment, now);
+      if (result.created > 0) await this.followers.shipmentChanged(repos, shipment, result.shipment, now);
       return { shipment_uuid: shipment.shipment_uuid, events_created: result.created };
     });
   }

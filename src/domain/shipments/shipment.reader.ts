@@ -38,13 +38,6 @@ export interface ShipmentExtras {
   podUrl(row: ShipmentRow): Promise<string | null>;
 }
 
-export const noExtras: ShipmentExtras = {
-  documents: async (rows) => new Map(rows.map((r) => [r.id, []])),
-  returns: async () => null,
-  collectionPoint: async () => null,
-  podUrl: async () => null,
-};
-
 /** Serializers of the two shipment shapes, compiled from their response schemas. */
 export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string, unknown>) => string>;
 
@@ -54,7 +47,6 @@ const NULL_TAIL_BYTES = Buffer.byteLength('null}');
 
 /** Reading shipments: details in either shape, and the keyset-paginated list. */
 export class ShipmentReader {
-  extras: ShipmentExtras = noExtras;
   readonly cache: ShipmentJsonCache;
 
   constructor(
@@ -63,6 +55,7 @@ export class ShipmentReader {
     private readonly phaseName: (key: string | null) => string | null,
     private readonly serializers: ShipmentSerializers,
     cacheBytes: number,
+    private readonly extras: ShipmentExtras,
   ) {
     this.cache = new ShipmentJsonCache(cacheBytes);
   }

@@ -10,7 +10,7 @@ import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
-import { type EventSink, silentSink } from '../webhooks/webhook-outbox.js';
+import type { EventSink } from '../webhooks/webhook-outbox.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 import type { ShipmentReader } from './shipment.reader.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
@@ -76,12 +76,11 @@ export type CreateManyOutcome =
 
 /** Creating and changing shipments: the rules of the Shipment record. */
 export class ShipmentsService {
-  /** Where created and changed shipments are announced (webhooks). */
-  events: EventSink = silentSink;
-
   constructor(
     private readonly repos: Repositories,
     private readonly reader: ShipmentReader,
+    /** Where created and changed shipments are announced (webhooks). */
+    private readonly events: EventSink,
     private readonly clock: Clock,
   ) {}
 

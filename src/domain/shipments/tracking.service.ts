@@ -11,6 +11,7 @@ import { type NewEvent, storeEvents } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import { SHIPMENT_STATUS } from './shipment-status.js';
+import type { ShipmentChangeListener } from './tracking-followers.js';
 
 export interface TrackingOptions {
   /** No carrier update for this long ends tracking (expired, or inactive if the carrier never knew the number). */
@@ -60,21 +61,17 @@ export function toNewEvents(
  * Applies one carrier answer to one shipment: stores new events, moves status and phase, records the
  * expected delivery, and decides the next poll — or ends tracking when the window has passed.
  */
-/** What changed hooks see: the shipment before and after, in the transaction of the change. */
-export type TrackingChangeHook = (repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string) => Promise<unknown>;
-
 export class TrackingService {
-  /**
-   * Called in the same transaction when tracking changed what a shipment shows (new events, status, phase,
-   * expected delivery): returns follow it, webhooks announce it.
-   */
-  onChange: TrackingChangeHook | null = null;
-
   constructor(
     private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly options: TrackingOptions,
-    private readonly proofs: ProofOfDeliveryService | null = null,
+    private readonly proofs: ProofOfDeliveryService,
+    /**
+     * Told in the same transaction when tracking changed what a shipment shows (new events, status, phase,
+     * expected delivery): returns follow it, webhooks announce it.
+     */
+    private readonly followers: ShipmentChangeListener,
   ) {}
 
   /**
@@ -103,9 +100,7 @@ export class TrackingService {
   }
 
   private async capturePod(claimed: ShipmentRow, result: TrackResult): Promise<string | null> {
-    return result.status === 'ok' && result.proof_of_delivery && this.proofs
-      ? this.proofs.capture(claimed, result.proof_of_delivery)
-      : null;
+    return result.status === 'ok' && result.proof_of_delivery ? this.proofs.capture(claimed, result.proof_of_delivery) : null;
   }
 
   private async applyLocked(
@@ -120,12 +115,8 @@ export class TrackingService {
   ): Promise<ShipmentRow> {
     const before = lockedRow === undefined ? await repos.shipments.lock(claimed.id) : (lockedRow ?? undefined);
     const after = await this.applyIn(repos, before, claimed, result, context, podFile);
-    if (
-      this.onChange &&
-      before &&
-      (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)
-    ) {
-      await this.onChange(repos, before, after, nowText);
+    if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
+      await this.followers.shipmentChanged(repos, before, after, nowText);
     }
     return after;
   }

@@ -7,14 +7,12 @@ import type { WebhookEndpointRow } from '../../db/repositories/webhooks.reposito
 /** First try, then retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. */
 export const WEBHOOK_MAX_ATTEMPTS = 8;
 
-/** Where services announce what happened; the default announces to nobody. */
+/** Where services announce what happened, in the transaction of the change. */
 export interface EventSink {
   emit(repos: Repositories, event: DomainEvent): Promise<void>;
   /** Many events of one transaction (imports): the same as emitting each, with shared look-ups. */
   emitMany(repos: Repositories, events: DomainEvent[]): Promise<void>;
 }
-
-export const silentSink: EventSink = { emit: async () => undefined, emitMany: async () => undefined };
 
 export function subscribes(endpoint: WebhookEndpointRow, type: string): boolean {
   if (endpoint.enabled !== 1) return false;

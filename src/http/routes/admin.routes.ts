@@ -1,6 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { BookingKind } from '../../domain/carrier-configs.service.js';
 import {
   Account,
   AccountCreateBody,
@@ -20,7 +19,7 @@ const errors = { 400: Type.Ref('ErrorEnvelope'), 401: Type.Ref('ErrorEnvelope'),
 const tags = ['Admin'];
 
 /** The operators' API: accounts, their credentials and carrier configurations. Not part of the merchant interface. */
-export async function adminRoutes(app: FastifyInstance): Promise<void> {
+export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   requireAdmin(app);
   const { accounts, carrierConfigs } = app.context;
   const schema = { tags, security: adminSecurity };
@@ -29,8 +28,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/',
     { schema: { ...schema, body: AccountCreateBody, response: { 201: Account, ...errors } } },
     async (request, reply) => {
-      const body = request.body as { name: string; features?: string[]; strict_fields?: boolean };
-      return reply.code(201).send(await accounts.create(body));
+      return reply.code(201).send(await accounts.create(request.body));
     },
   );
 
@@ -39,17 +37,13 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/accounts/:account_uuid/',
     { schema: { ...schema, params: AccountUuidParams, response: { 200: Account, ...errors } } },
-    async (request) => accounts.get((request.params as { account_uuid: string }).account_uuid),
+    async (request) => accounts.get(request.params.account_uuid),
   );
 
   app.patch(
     '/accounts/:account_uuid/',
     { schema: { ...schema, params: AccountUuidParams, body: AccountUpdateBody, response: { 200: Account, ...errors } } },
-    async (request) =>
-      accounts.update(
-        (request.params as { account_uuid: string }).account_uuid,
-        request.body as { name?: string; features?: string[]; strict_fields?: boolean },
-      ),
+    async (request) => accounts.update(request.params.account_uuid, request.body),
   );
 
   app.post(
@@ -57,14 +51,14 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     { schema: { ...schema, params: AccountUuidParams, response: { 201: Credentials, ...errors } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return reply.code(201).send(await accounts.createCredentials((request.params as { account_uuid: string }).account_uuid));
+      return reply.code(201).send(await accounts.createCredentials(request.params.account_uuid));
     },
   );
 
   app.get(
     '/accounts/:account_uuid/credentials/',
     { schema: { ...schema, params: AccountUuidParams, response: { 200: Type.Array(CredentialSummary), ...errors } } },
-    async (request) => accounts.listCredentials((request.params as { account_uuid: string }).account_uuid),
+    async (request) => accounts.listCredentials(request.params.account_uuid),
   );
 
   app.delete(
@@ -77,9 +71,10 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const params = request.params as { account_uuid: string; client_id: string };
-      await accounts.revokeCredentials(params.account_uuid, params.client_id);
-      return reply.code(204).send();
+      await accounts.revokeCredentials(request.params.account_uuid, request.params.client_id);
+      // Sent empty: the typed reply of a 204 wants null, which would be serialized as a body.
+      reply.code(204);
+      return reply.send();
     },
   );
 
@@ -94,13 +89,8 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const account = await accounts.require((request.params as { account_uuid: string }).account_uuid);
-      const body = request.body as {
-        carrier_reference: string;
-        carrier_id: string;
-        booking?: BookingKind[];
-        settings?: Record<string, unknown>;
-      };
+      const account = await accounts.require(request.params.account_uuid);
+      const { body } = request;
       const created = await carrierConfigs.add(account.id, body);
       // A carrier that pushes updates gets its token now, shown this once.
       const push = await app.context.carrierPush.issueToken(account.id, body.carrier_reference, body.carrier_id);
@@ -112,7 +102,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/:account_uuid/carrier-configs/',
     { schema: { ...schema, params: AccountUuidParams, response: { 200: Type.Array(CarrierConfig), ...errors } } },
     async (request) => {
-      const account = await accounts.require((request.params as { account_uuid: string }).account_uuid);
+      const account = await accounts.require(request.params.account_uuid);
       return carrierConfigs.list(account.id);
     },
   );
@@ -127,21 +117,22 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const params = request.params as { account_uuid: string; carrier_reference: string };
-      const account = await accounts.require(params.account_uuid);
-      await carrierConfigs.remove(account.id, params.carrier_reference);
-      return reply.code(204).send();
+      const account = await accounts.require(request.params.account_uuid);
+      await carrierConfigs.remove(account.id, request.params.carrier_reference);
+      // Sent empty: the typed reply of a 204 wants null, which would be serialized as a body.
+      reply.code(204);
+      return reply.send();
     },
   );
 
   webhookManagementRoutes(app, {
     base: '/accounts/:account_uuid/webhooks/',
     params: AccountUuidParams,
-    accountOf: async (request) => (await accounts.require((request.params as { account_uuid: string }).account_uuid)).id,
+    accountOf: async (_request, params) => (await accounts.require(params.account_uuid)).id,
     wrap: (schema) => schema,
     envelope: (data) => data,
     schema,
     errors,
     service: app.context.webhookEndpoints,
   });
-}
+};

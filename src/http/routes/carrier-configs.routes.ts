@@ -1,10 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { CarrierConfig } from '../../schemas/admin.schemas.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { callerOf } from '../auth.js';
 
-export async function carrierConfigRoutes(app: FastifyInstance): Promise<void> {
+export const carrierConfigRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v5/carrier-configs/',
     {
@@ -17,4 +17,4 @@ export async function carrierConfigRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => ({ api_response: '200', data: await app.context.carrierConfigs.list(callerOf(request).accountId) }),
   );
-}
+};

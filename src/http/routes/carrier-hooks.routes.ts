@@ -1,8 +1,8 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 
 /** Tracking updates pushed by carriers; authenticated by the configuration's push token, not a merchant token. */
-export async function carrierHookRoutes(app: FastifyInstance): Promise<void> {
+export const carrierHookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/carrier-hooks/:carrier_id/',
     {
@@ -19,12 +19,8 @@ export async function carrierHookRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-      const data = await app.context.carrierPush.receive(
-        (request.params as { carrier_id: string }).carrier_id,
-        match?.[1] ?? null,
-        request.body,
-      );
+      const data = await app.context.carrierPush.receive(request.params.carrier_id, match?.[1] ?? null, request.body);
       return { api_response: '200', data };
     },
   );
-}
+};

@@ -1,6 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { ShipmentIdentifier } from '../../domain/shipments/shipment-identifier.js';
 import { BookingDocument } from '../../schemas/booking.schemas.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ShipmentIdentifierQuery } from '../../schemas/shipment-input.schemas.js';
@@ -11,7 +10,7 @@ const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
 const { base64_content: _content, ...withoutContent } = BookingDocument.properties;
 const DocumentWithUrl = Type.Object(withoutContent);
 
-export async function documentRoutes(app: FastifyInstance): Promise<void> {
+export const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { documents } = app.context;
 
   app.get(
@@ -25,7 +24,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(Type.Array(DocumentWithUrl)), ...errors },
       },
     },
-    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query as ShipmentIdentifier) }),
+    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query) }),
   );
 
   app.get(
@@ -39,10 +38,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(Type.Array(DocumentWithUrl)), ...errors },
       },
     },
-    async (request) => ({
-      api_response: '200',
-      data: await documents.list(callerOf(request), request.query as ShipmentIdentifier, 'label'),
-    }),
+    async (request) => ({ api_response: '200', data: await documents.list(callerOf(request), request.query, 'label') }),
   );
 
   app.get(
@@ -56,9 +52,6 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(BookingDocument), ...errors },
       },
     },
-    async (request) => ({
-      api_response: '200',
-      data: await documents.get(callerOf(request), (request.params as { document_uuid: string }).document_uuid),
-    }),
+    async (request) => ({ api_response: '200', data: await documents.get(callerOf(request), request.params.document_uuid) }),
   );
-}
+};

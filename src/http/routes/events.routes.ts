@@ -1,11 +1,10 @@
-import type { Static } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { EventsCreateBody, EventsCreated } from '../../schemas/events.schemas.js';
 import { callerOf } from '../auth.js';
 
-export async function eventRoutes(app: FastifyInstance): Promise<void> {
+export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v5/events/create/',
     {
@@ -18,7 +17,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const body = request.body as Static<typeof EventsCreateBody>;
+      const { body } = request;
       const data = await app.context.manualEvents.create(
         callerOf(request),
         { shipment_uuid: body.shipment_uuid, shipment_id: body.shipment_id },
@@ -27,4 +26,4 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       return { api_response: '200', data };
     },
   );
-}
+};

@@ -1,7 +1,8 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ImportFormat } from '../../domain/imports/import-rows.js';
 import { type BodyValidator, ShipmentImportService } from '../../domain/imports/shipment-import.service.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
@@ -39,7 +40,7 @@ export function createBodyValidator(): BodyValidator {
 }
 
 /** POST /v5/shipment/import/: shipments from a CSV or JSON Lines file, source `file upload`. */
-export async function importRoutes(app: FastifyInstance): Promise<void> {
+export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const importer = new ShipmentImportService(app.context.repos, app.context.shipments, createBodyValidator());
 
   // Files arrive as text; any other content type is refused in preValidation (400 "4000").
@@ -72,11 +73,10 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { skip_existing } = request.query as { skip_existing?: boolean };
-      const result = await importer.run(callerOf(request), formatOf(request) as ImportFormat, request.body as string, {
-        skipExisting: skip_existing === true,
+      const result = await importer.run(callerOf(request), formatOf(request) as ImportFormat, request.body, {
+        skipExisting: request.query.skip_existing === true,
       });
       return { api_response: '200', data: result };
     },
   );
-}
+};

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireBearer } from '../auth.js';
 import { acceptIdempotencyKeys } from '../idempotency.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
@@ -13,7 +13,7 @@ import { shipmentRoutes } from './shipments.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
 
 /** Every endpoint of the merchant interface: bearer token, then the per-account rate limit. */
-export async function merchantRoutes(app: FastifyInstance, options: { limiter: RateLimiter }): Promise<void> {
+export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }> = async (app, options) => {
   requireBearer(app);
   limitRate(app, {
     limiter: options.limiter,
@@ -30,4 +30,4 @@ export async function merchantRoutes(app: FastifyInstance, options: { limiter: R
   await app.register(documentRoutes);
   await app.register(pudoRoutes);
   await app.register(webhookRoutes);
-}
+};

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ping } from '../../db/connection.js';
 
 /** Health, the OpenAPI document; none of these need a token. */
-export async function opsRoutes(app: FastifyInstance): Promise<void> {
+export const opsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
     try {
       await ping(app.context.database);
@@ -14,4 +14,4 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-}
+};

@@ -1,11 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { PudoQuery } from '../../domain/pudo/pudo.service.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { PudoLocationSchema, PudoQuerySchema } from '../../schemas/pudo.schemas.js';
 import { callerOf } from '../auth.js';
 
-export async function pudoRoutes(app: FastifyInstance): Promise<void> {
+export const pudoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/v5/pudo-locations/',
     {
@@ -17,6 +16,6 @@ export async function pudoRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(Type.Array(PudoLocationSchema)), ...merchantErrors },
       },
     },
-    async (request) => ({ api_response: '200', data: await app.context.pudo.search(callerOf(request), request.query as PudoQuery) }),
+    async (request) => ({ api_response: '200', data: await app.context.pudo.search(callerOf(request), request.query) }),
   );
-}
+};

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { CredentialBackoff } from '../credential-backoff.js';
 import { type CredentialGate, exchangeCredentials } from '../credential-exchange.js';
 import { keyNotAuthorized, throttled } from '../errors.js';
@@ -40,12 +41,13 @@ function throttle(reply: FastifyReply, retryAfterSeconds: number) {
   return reply.code(429).header('retry-after', retryAfterSeconds).send(throttled);
 }
 
-export async function tokenRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; backoff: CredentialBackoff }> = async (app, options) => {
   await app.register(formbody, { bodyLimit: 4096 });
   const perSecond = app.context.config.rateLimitPerSecond;
   const gate: CredentialGate = { auth: app.context.auth, limiter: options.limiter, backoff: options.backoff, perSecond };
 
-  app.post(
+  // The body is whatever the form parser made of it (or nothing): the schema documents it, the handler checks it.
+  app.post<{ Body: Record<string, unknown> | undefined }>(
     '/auth/oauth/token/',
     {
       schema: {
@@ -76,7 +78,7 @@ export async function tokenRoutes(app: FastifyInstance, options: { limiter: Rate
           .code(400)
           .send(invalidRequest('invalid_request', 'Send the body as application/x-www-form-urlencoded: grant_type=client_credentials'));
       }
-      const grantType = (request.body as Record<string, unknown> | undefined)?.grant_type;
+      const grantType = request.body?.grant_type;
       if (grantType !== 'client_credentials') {
         return reply.code(400).send(invalidRequest('unsupported_grant_type', 'grant_type must be client_credentials'));
       }
@@ -84,4 +86,4 @@ export async function tokenRoutes(app: FastifyInstance, options: { limiter: Rate
       return exchange.token;
     },
   );
-}
+};

@@ -1,5 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { WebhookEndpointsService } from '../../domain/webhooks/webhook-endpoints.service.js';
 import {
   DeliveryAttempt,
@@ -10,17 +11,21 @@ import {
   WebhookWithSecret,
 } from '../../schemas/webhooks.schemas.js';
 
+/** Path parameters arrive as strings; `params` (the mount's schema) says which there are. */
+type PathParams = Readonly<Record<string, string>>;
+
 /**
  * The webhook endpoints of one account, mounted twice: for operators under the admin API (plain JSON) and
  * for merchants under /v5/webhooks/ (the envelope). `accountOf` says whose endpoints a request manages;
  * `wrap` shapes the answer.
  */
 export function webhookManagementRoutes(
-  app: FastifyInstance,
+  app: Parameters<FastifyPluginAsyncTypebox>[0],
   options: {
     base: string;
+    /** The path parameters that name the account (none under /v5/webhooks/, where the caller is the account). */
     params: TObject;
-    accountOf: (request: FastifyRequest) => Promise<number>;
+    accountOf: (request: FastifyRequest, params: PathParams) => Promise<number>;
     /** The response schema around a record (the envelope, or nothing). */
     wrap: (schema: TSchema) => TSchema;
     envelope: (data: unknown) => unknown;
@@ -31,43 +36,48 @@ export function webhookManagementRoutes(
 ): void {
   const { base, accountOf, wrap, envelope, service } = options;
   const withId = Type.Object({ ...options.params.properties, ...WebhookUuidParams.properties });
-  const uuidOf = (request: FastifyRequest) => (request.params as { webhook_uuid: string }).webhook_uuid;
+  type OfAccount = { Params: PathParams };
+  type OfEndpoint = { Params: PathParams & Static<typeof WebhookUuidParams> };
   const s = (extra: Record<string, unknown>) => ({ schema: { ...options.schema, ...extra } });
   // These answers carry the new secret: a replay of one under its Idempotency-Key is stored encrypted.
   const withSecret = (extra: Record<string, unknown>) => ({ ...s(extra), config: { sealReplay: true } });
 
-  app.post(
+  app.post<OfAccount & { Body: Static<typeof WebhookCreateBody> }>(
     `${base}`,
     withSecret({ params: options.params, body: WebhookCreateBody, response: { 201: wrap(WebhookWithSecret), ...options.errors } }),
-    async (request, reply) =>
-      reply.code(201).send(envelope(await service.create(await accountOf(request), request.body as Static<typeof WebhookCreateBody>))),
+    async (request, reply) => reply.code(201).send(envelope(await service.create(await accountOf(request, request.params), request.body))),
   );
-  app.get(
+  app.get<OfAccount>(
     `${base}`,
     s({ params: options.params, response: { 200: wrap(Type.Array(WebhookEndpoint)), ...options.errors } }),
-    async (request) => envelope(await service.list(await accountOf(request))),
+    async (request) => envelope(await service.list(await accountOf(request, request.params))),
   );
-  app.get(`${base}:webhook_uuid/`, s({ params: withId, response: { 200: wrap(WebhookEndpoint), ...options.errors } }), async (request) =>
-    envelope(await service.get(await accountOf(request), uuidOf(request))),
+  app.get<OfEndpoint>(
+    `${base}:webhook_uuid/`,
+    s({ params: withId, response: { 200: wrap(WebhookEndpoint), ...options.errors } }),
+    async (request) => envelope(await service.get(await accountOf(request, request.params), request.params.webhook_uuid)),
   );
-  app.patch(
+  app.patch<OfEndpoint & { Body: Static<typeof WebhookUpdateBody> }>(
     `${base}:webhook_uuid/`,
     s({ params: withId, body: WebhookUpdateBody, response: { 200: wrap(WebhookEndpoint), ...options.errors } }),
-    async (request) =>
-      envelope(await service.update(await accountOf(request), uuidOf(request), request.body as Static<typeof WebhookUpdateBody>)),
+    async (request) => envelope(await service.update(await accountOf(request, request.params), request.params.webhook_uuid, request.body)),
   );
-  app.delete(`${base}:webhook_uuid/`, s({ params: withId, response: { 204: Type.Null(), ...options.errors } }), async (request, reply) => {
-    await service.remove(await accountOf(request), uuidOf(request));
-    return reply.code(204).send();
-  });
-  app.post(
+  app.delete<OfEndpoint>(
+    `${base}:webhook_uuid/`,
+    s({ params: withId, response: { 204: Type.Null(), ...options.errors } }),
+    async (request, reply) => {
+      await service.remove(await accountOf(request, request.params), request.params.webhook_uuid);
+      return reply.code(204).send();
+    },
+  );
+  app.post<OfEndpoint>(
     `${base}:webhook_uuid/rotate-secret/`,
     withSecret({ params: withId, response: { 200: wrap(WebhookWithSecret), ...options.errors } }),
-    async (request) => envelope(await service.rotateSecret(await accountOf(request), uuidOf(request))),
+    async (request) => envelope(await service.rotateSecret(await accountOf(request, request.params), request.params.webhook_uuid)),
   );
-  app.get(
+  app.get<OfEndpoint>(
     `${base}:webhook_uuid/deliveries/`,
     s({ params: withId, response: { 200: wrap(Type.Array(DeliveryAttempt)), ...options.errors } }),
-    async (request) => envelope(await service.deliveryLog(await accountOf(request), uuidOf(request))),
+    async (request) => envelope(await service.deliveryLog(await accountOf(request, request.params), request.params.webhook_uuid)),
   );
 }

@@ -1,12 +1,12 @@
-import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ResendBody } from '../../schemas/webhooks.schemas.js';
 import { callerOf } from '../auth.js';
 import { webhookManagementRoutes } from './webhook-management.js';
 
 /** Webhooks for merchants: endpoints under /v5/webhooks/ (an extension), and the vendor's failed-delivery calls. */
-export async function webhookRoutes(app: FastifyInstance): Promise<void> {
+export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.context.webhookEndpoints;
   const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
   webhookManagementRoutes(app, {
@@ -33,7 +33,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => ({
       api_response: '200',
-      data: { count: await service.failedCount(callerOf(request).accountId, (request.query as { webhook_uuid?: string }).webhook_uuid) },
+      data: { count: await service.failedCount(callerOf(request).accountId, request.query.webhook_uuid) },
     }),
   );
 
@@ -54,10 +54,10 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const body = (request.body ?? {}) as Static<typeof ResendBody>;
-      const resent = await service.resendFailed(callerOf(request).accountId, { webhookUuid: body.webhook_uuid, since: body.since });
+      const { webhook_uuid, since } = request.body;
+      const resent = await service.resendFailed(callerOf(request).accountId, { webhookUuid: webhook_uuid, since });
       app.context.worker.nudge();
       return { api_response: '200', data: { resent } };
     },
   );
-}
+};

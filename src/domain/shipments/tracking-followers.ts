@@ -1,0 +1,34 @@
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { EventSink } from '../webhooks/webhook-outbox.js';
+import { SHIPMENT_STATUS } from './shipment-status.js';
+
+/** Told, in the transaction of the change, when tracking changed what a shipment shows. */
+export interface ShipmentChangeListener {
+  shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void>;
+}
+
+/** The part of the returns service that follows the tracking of return shipments. */
+export interface ReturnsFollowingTracking {
+  followTracking(repos: Repositories, shipment: ShipmentRow, now: string): Promise<unknown>;
+}
+
+/**
+ * What follows a tracking change (carrier polls, pushed updates, manual events): a return shipment's ticket
+ * moves with its status or phase, the change is announced as shipment.updated, and arriving at delivered is
+ * announced on its own as shipment.delivered.
+ */
+export class TrackingFollowers implements ShipmentChangeListener {
+  constructor(
+    private readonly returns: ReturnsFollowingTracking,
+    private readonly events: EventSink,
+  ) {}
+
+  async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
+    if (after.status !== before.status || after.phase_key !== before.phase_key) await this.returns.followTracking(repos, after, now);
+    await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
+    if (after.status === SHIPMENT_STATUS.delivered && before.status !== SHIPMENT_STATUS.delivered) {
+      await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.delivered', shipmentRowId: after.id });
+    }
+  }
+}
