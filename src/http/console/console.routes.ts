@@ -1,4 +1,5 @@
 import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { CredentialBackoff } from '../credential-backoff.js';
@@ -16,7 +17,7 @@ import {
   sendHtml,
   sessionOf,
 } from './console-session.js';
-import { errorLines } from './form-input.js';
+import { errorLines, formFields } from './form-input.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 import { signInRoutes, signOutRoutes } from './sign-in.routes.js';
@@ -37,7 +38,7 @@ export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
  * The merchant console under `/console/`: server-rendered pages over the same domain services as the API,
  * for the account whose credentials signed in.
  */
-export async function consoleRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
+export const consoleRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; backoff: CredentialBackoff }> = async (app, options) => {
   await app.register(formbody, { bodyLimit: 16_384 });
   // Pages for people, not part of the API's published document.
   app.addHook('onRoute', (route) => {
@@ -70,7 +71,7 @@ export async function consoleRoutes(app: FastifyInstance, options: { limiter: Ra
     await signedIn.register(returnRoutes);
     await signedIn.register(webhookRoutes);
   });
-}
+};
 
 /**
  * Every request that changes something (sign-in included) is refused when the browser says it comes from
@@ -117,7 +118,7 @@ function requireSession(app: FastifyInstance, limiter: RateLimiter): void {
   app.addHook('preHandler', async (request, reply) => {
     if (request.method === 'GET' || request.method === 'HEAD') return;
     const session = sessionOf(request);
-    if (!sameToken((request.body as Record<string, unknown> | undefined)?.csrf, session.view.csrf)) {
+    if (!sameToken(formFields(request.body).csrf, session.view.csrf)) {
       return sendHtml(
         reply,
         403,

@@ -2,16 +2,27 @@ import { FieldErrorCollector, type FieldErrors } from '../../domain/errors.js';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A query string as Fastify parses it: a field sent once is a string, sent again an array. */
+export type QueryFields = Record<string, string | string[] | undefined>;
+
+/**
+ * The fields of a form or query as sent. Console routes have no schema, so a body may be anything a parser
+ * made of it (a form, any JSON value, nothing): what is not an object has no fields.
+ */
+export function formFields(source: unknown): Readonly<Record<string, unknown>> {
+  return source && typeof source === 'object' ? (source as Record<string, unknown>) : {};
+}
+
 /**
  * Reads text fields of a query string or a form. A field sent twice, or longer than allowed, is an error on
  * that field; an empty field is as good as absent (an unfilled form input).
  */
 export class FormInput {
   private readonly errors = new FieldErrorCollector();
-  private readonly source: Record<string, unknown>;
+  private readonly source: Readonly<Record<string, unknown>>;
 
   constructor(source: unknown) {
-    this.source = source && typeof source === 'object' ? (source as Record<string, unknown>) : {};
+    this.source = formFields(source);
   }
 
   text(name: string, maxLength: number): string | undefined {

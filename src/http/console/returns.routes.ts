@@ -1,15 +1,16 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { RETURN_STATUSES } from '../../core/return-status.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { type ReturnsNotice, renderReturns } from '../pages/console/returns.html.js';
 import { type SignedIn, sendHtml, sessionOf } from './console-session.js';
-import { errorLines, FormInput, UUID_PATTERN } from './form-input.js';
+import { errorLines, FormInput, type QueryFields, UUID_PATTERN } from './form-input.js';
 
 /** What the console's buttons do; other changes go through the API. */
 const ACTIONS = ['approved', 'rejected'] as const;
 
 /** Returns: the account's tickets with their state, and approve/reject through the same service as `POST /v5/return/update/`. */
-export async function returnRoutes(app: FastifyInstance): Promise<void> {
+export const returnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { returns } = app.context;
 
   const show = async (
@@ -26,20 +27,19 @@ export async function returnRoutes(app: FastifyInstance): Promise<void> {
     return sendHtml(reply, status, renderReturns({ session: session.view, filter, page, notice }));
   };
 
-  app.get('/returns/', async (request, reply) => {
+  app.get<{ Querystring: QueryFields }>('/returns/', async (request, reply) => {
     const session = sessionOf(request);
-    const { changed, to } = request.query as { changed?: unknown; to?: unknown };
+    const { changed, to, ...filters } = request.query;
     const notice =
       typeof changed === 'string' && (to === 'approved' || to === 'rejected')
         ? ({ kind: 'ok', title: `Return ${changed} is now ${to}.`, lines: [] } as ReturnsNotice)
         : null;
-    const { changed: _c, to: _t, ...filters } = request.query as Record<string, unknown>;
     return show(reply, session, 200, filters, notice);
   });
 
-  app.post('/returns/:return_uuid/status/', async (request, reply) => {
+  app.post<{ Params: { return_uuid: string } }>('/returns/:return_uuid/status/', async (request, reply) => {
     const session = sessionOf(request);
-    const { return_uuid } = request.params as { return_uuid: string };
+    const { return_uuid } = request.params;
     if (!UUID_PATTERN.test(return_uuid)) throw new NotFoundError('No return matches the identifier');
     const form = new FormInput(request.body);
     const next = form.oneOf('return_status', ACTIONS);
@@ -60,4 +60,4 @@ export async function returnRoutes(app: FastifyInstance): Promise<void> {
       return show(reply, session, 400, {}, { kind: 'alert', title, lines: errorLines(error.errors) });
     }
   });
-}
+};

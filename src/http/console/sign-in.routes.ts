@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CredentialBackoff } from '../credential-backoff.js';
 import { exchangeCredentials } from '../credential-exchange.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
@@ -18,6 +19,7 @@ import {
   sendHtml,
   sessionOf,
 } from './console-session.js';
+import { formFields, type QueryFields } from './form-input.js';
 
 const SIGN_IN_PATH = '/console/sign-in/';
 /** Credentials are printable text, as on the token endpoint; anything else is never looked up. */
@@ -27,7 +29,7 @@ const PRINTABLE = /^[\x20-\x7e]{1,200}$/;
  * Signing in and out. The form posts the client id and secret to the server, which exchanges them through
  * the auth service (as `POST /auth/oauth/token/` does) and keeps only the resulting token, in an HttpOnly cookie.
  */
-export async function signInRoutes(app: FastifyInstance, options: { limiter: RateLimiter; backoff: CredentialBackoff }): Promise<void> {
+export const signInRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; backoff: CredentialBackoff }> = async (app, options) => {
   const { auth } = app.context;
   const gate = { auth, limiter: options.limiter, backoff: options.backoff, perSecond: app.context.config.rateLimitPerSecond };
 
@@ -43,17 +45,17 @@ export async function signInRoutes(app: FastifyInstance, options: { limiter: Rat
     return sendHtml(reply, status, renderSignIn({ formToken, ...extra }));
   };
 
-  app.get('/sign-in/', async (request, reply) => {
+  app.get<{ Querystring: QueryFields }>('/sign-in/', async (request, reply) => {
     const sealed = readCookie(request, SESSION_COOKIE);
     if (sealed && (await resolveSession(app.context, sealed))) return reply.redirect('/console/shipments/', 303);
-    const { reason } = request.query as { reason?: unknown };
+    const { reason } = request.query;
     const info =
       reason === 'expired' ? 'Your session has ended. Sign in again.' : reason === 'signed-out' ? 'You have signed out.' : undefined;
     return showForm(request, reply, 200, { info });
   });
 
   app.post('/sign-in/', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = formFields(request.body);
     const expected = readCookie(request, SIGN_IN_COOKIE);
     if (!expected || !sameToken(body.csrf, expected)) {
       return showForm(request, reply, 403, { error: 'This sign-in form has expired or did not come from the console. Try again.' });
@@ -88,13 +90,13 @@ export async function signInRoutes(app: FastifyInstance, options: { limiter: Rat
     ]);
     return reply.redirect('/console/shipments/', 303);
   });
-}
+};
 
 /** Signing out (a signed-in, token-checked form): the session is ended on the server and the cookie removed. */
-export async function signOutRoutes(app: FastifyInstance): Promise<void> {
+export const signOutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/sign-out/', async (request, reply) => {
     await revokeSession(app.context, sessionOf(request));
     reply.header('set-cookie', clearCookie(request, SESSION_COOKIE, '/console/'));
     return reply.redirect('/console/sign-in/?reason=signed-out', 303);
   });
-}
+};
