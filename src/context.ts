@@ -32,13 +32,12 @@ import { TrackingFollowers } from './domain/shipments/tracking-followers.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
-import { compileSerializer } from './http/serialization.js';
+import { shipmentSerializers } from './http/shipment-reply.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
 import { Worker } from './jobs/worker.js';
-import { ShipmentV5, ShipmentV52 } from './schemas/shipment-output.schemas.js';
 import { loadAdminToken, Secrets } from './secrets.js';
 
 /** Everything one process holds: configuration, database, and the services built on them. */
@@ -119,11 +118,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     repos,
     carriers,
     (key) => (isPhaseKey(key) ? phaseName(key) : null),
-    { v5: compileSerializer(ShipmentV5), 'v5.2': compileSerializer(ShipmentV52) },
+    shipmentSerializers(),
     config.renderCacheMegabytes * 1_048_576,
     new ShipmentExtrasOfCapabilities(documents, new ReturnsInfoReader(repos), proofOfDelivery),
   );
-  const shipments = new ShipmentsService(repos, shipmentReader, outbox, clock);
+  const shipments = new ShipmentsService(repos, outbox, clock);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
   const trackingFollowers = new TrackingFollowers(returns, outbox);
   const manualEvents = new ManualEventsService(

@@ -24,7 +24,6 @@ export interface ShipmentAggregate {
   /** The ReturnsInfo record, for return shipments. */
   returns: Json | null;
   collectionPoint: Json | null;
-  podUrl: string | null;
 }
 
 const money = (value: Json | null | undefined) => ({ amount: value?.amount ?? null, currency: value?.currency ?? null });
@@ -100,7 +99,10 @@ function presentOrder(order: OrderRow | null): Json | null {
   };
 }
 
-/** A shipment in the v5 or v5.2 shape: every field present, null, {} or [] when empty. */
+/**
+ * A shipment in the v5 or v5.2 shape: every field present, null, {} or [] when empty, but v5.2's `pod_url`, a
+ * link signed anew for every answer and added to the rendering (`RenderedShipment`).
+ */
 export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVersion, lookups: PresenterLookups): Json {
   const { row } = aggregate;
   const body = JSON.parse(row.body) as Json;
@@ -168,7 +170,6 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
       collection_point: aggregate.collectionPoint,
       rating: null,
       parcel_recipient_information: body.parcel_recipient_information ?? null,
-      pod_url: aggregate.podUrl,
     });
   }
   return out;

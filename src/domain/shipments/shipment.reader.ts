@@ -5,7 +5,8 @@ import { eventStampOf, type ShipmentListFilter, type ShipmentRow } from '../../d
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
-import { type PresenterLookups, presentShipment, type ShapeVersion, type ShipmentAggregate } from './shipment.presenter.js';
+import type { RenderedShipment, ShipmentPage } from './rendered-shipment.js';
+import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 
@@ -38,14 +39,16 @@ export interface ShipmentExtras {
   podUrl(row: ShipmentRow): Promise<string | null>;
 }
 
-/** Serializers of the two shipment shapes, compiled from their response schemas. */
+/**
+ * Serializers of the two shipment shapes, compiled from their response schemas without the fields made anew
+ * for every answer (`RenderedShipment`): a presented shipment in, one JSON object out.
+ */
 export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string, unknown>) => string>;
 
-/** How a v5.2 rendering ends, `pod_url` (signed anew for every response) being the shape's last field. */
-const POD_URL_TAIL = '"pod_url":null}';
-const NULL_TAIL_BYTES = Buffer.byteLength('null}');
-
-/** Reading shipments: details in either shape, and the keyset-paginated list. */
+/**
+ * Reading shipments: one by its identifier, a row in hand, or a page of the keyset-paginated list, each
+ * rendered through one path and its cache (`RenderedShipment`) for the API, the console and webhooks alike.
+ */
 export class ShipmentReader {
   readonly cache: ShipmentJsonCache;
 
@@ -60,42 +63,34 @@ export class ShipmentReader {
     this.cache = new ShipmentJsonCache(cacheBytes);
   }
 
+  /** The same reader keeping no renderings, so every shipment is rendered anew (what the cache is checked against). */
+  uncached(): ShipmentReader {
+    return new ShipmentReader(this.repos, this.carriers, this.phaseName, this.serializers, 0, this.extras);
+  }
+
   private readonly lookups: PresenterLookups = {
     phaseName: (key) => this.phaseName(key),
     carrier: (id) => (id ? (this.carriers.get(id)?.record ?? null) : null),
   };
 
-  async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<Record<string, unknown>> {
+  /** The account's shipment with this identifier. */
+  async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<RenderedShipment> {
     const row = await findShipment(this.repos, caller.accountId, identifier);
-    return this.present(row, version);
+    return (await this.renderAll([row], version))[0];
   }
 
-  async present(row: ShipmentRow, version: ShapeVersion): Promise<Record<string, unknown>> {
-    const [aggregate] = await this.aggregates([row], version);
-    return presentShipment(aggregate, version, this.lookups);
+  /**
+   * A shipment whose row the caller holds, read after its transaction committed (a shipment just changed is
+   * then kept for the details that follow).
+   */
+  async render(row: ShipmentRow, version: ShapeVersion): Promise<RenderedShipment> {
+    return (await this.renderAll([row], version))[0];
   }
 
-  async list(caller: Caller, query: ListQuery): Promise<{ data: Record<string, unknown>[]; next_page: string | null }> {
+  /** A page of the account's shipments matching the query's filters, in the v5 shape. */
+  async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
     const { rows, next_page } = await this.listPage(caller, query);
-    const aggregates = await this.aggregates(rows, 'v5');
-    return { data: aggregates.map((a) => presentShipment(a, 'v5', this.lookups)), next_page };
-  }
-
-  /** `details` as the shipment's JSON (UTF-8), from the rendering cache when nothing it was made from changed. */
-  async detailsJson(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<Buffer> {
-    const row = await findShipment(this.repos, caller.accountId, identifier);
-    return (await this.render([row], version))[0];
-  }
-
-  /** `present` as JSON (UTF-8), through the rendering cache (a shipment just changed is kept for the details that follow). */
-  async presentJson(row: ShipmentRow, version: ShapeVersion): Promise<Buffer> {
-    return (await this.render([row], version))[0];
-  }
-
-  /** `list` with each shipment as JSON (UTF-8), from the rendering cache where nothing it was made from changed. */
-  async listJson(caller: Caller, query: ListQuery): Promise<{ data: Buffer[]; next_page: string | null }> {
-    const { rows, next_page } = await this.listPage(caller, query);
-    return { data: await this.render(rows, 'v5'), next_page };
+    return { shipments: await this.renderAll(rows, 'v5'), next_page };
   }
 
   private async listPage(caller: Caller, query: ListQuery): Promise<{ rows: ShipmentRow[]; next_page: string | null }> {
@@ -109,10 +104,11 @@ export class ShipmentReader {
   }
 
   /**
-   * The shipments as JSON. Row, order, documents and extras are read as for any rendering; the events of
-   * a shipment with a kept rendering only by their stamp, and in full only where that rendering is out of date.
+   * The shipments rendered, the one way every entry point goes. Row, order, documents and extras are read as for
+   * any rendering; the events of a shipment with a kept rendering only by their stamp, and in full only where
+   * that rendering is out of date.
    */
-  private async render(rows: ShipmentRow[], version: ShapeVersion): Promise<Buffer[]> {
+  private async renderAll(rows: ShipmentRow[], version: ShapeVersion): Promise<RenderedShipment[]> {
     const kept = rows.filter((row) => this.cache.holds(version, row.id)).map((row) => row.id);
     const [stamps, orders, documents, extras] = await Promise.all([
       this.repos.shipments.eventStamps(kept),
@@ -147,22 +143,15 @@ export class ShipmentReader {
       for (const i of missed) {
         const { row, order } = inputs[i];
         const rowEvents = events.get(row.id) ?? [];
-        const aggregate = { row, order, events: rowEvents, documents: documents.get(row.id) ?? [], ...extras[i], podUrl: null };
-        const json = this.serializers[version](presentShipment(aggregate, version, this.lookups));
-        if (version === 'v5.2' && !json.endsWith(POD_URL_TAIL)) throw new Error('the v5.2 shape must end with pod_url');
-        const text = Buffer.from(json);
+        const { returns, collectionPoint } = extras[i];
+        const aggregate = { row, order, events: rowEvents, documents: documents.get(row.id) ?? [], returns, collectionPoint };
+        const text = Buffer.from(this.serializers[version](presentShipment(aggregate, version, this.lookups)));
         // Keyed by the events it was made from (they may be newer than the stamp read above).
         this.cache.set(version, { ...inputs[i], events: eventStampOf(rowEvents) }, text);
         texts[i] = text;
       }
     }
-    if (version === 'v5.2') {
-      for (const [i, text] of texts.entries()) {
-        const podUrl = extras[i].podUrl;
-        if (podUrl !== null) texts[i] = Buffer.concat([text.subarray(0, -NULL_TAIL_BYTES), Buffer.from(`${JSON.stringify(podUrl)}}`)]);
-      }
-    }
-    return texts;
+    return texts.map((json, i) => ({ version, json, podUrl: extras[i].podUrl }));
   }
 
   private async shapeExtras(row: ShipmentRow, version: ShapeVersion) {
@@ -180,25 +169,6 @@ export class ShipmentReader {
     const orderIds = [...new Set(rows.map((r) => r.order_row_id).filter((id): id is number => id !== null))];
     const orderById = new Map((await this.repos.orders.findByIds(orderIds)).map((o) => [o.id, o]));
     return (row) => (row.order_row_id !== null ? (orderById.get(row.order_row_id) ?? null) : null);
-  }
-
-  private async aggregates(rows: ShipmentRow[], version: ShapeVersion): Promise<ShipmentAggregate[]> {
-    const ids = rows.map((r) => r.id);
-    const [events, orders, documents, extras] = await Promise.all([
-      rows.length === 1
-        ? this.repos.shipments.shownEvents(ids[0]).then((list) => new Map([[ids[0], list]]))
-        : this.repos.shipments.shownEventsOf(ids),
-      this.ordersOf(rows),
-      this.extras.documents(rows),
-      Promise.all(rows.map((row) => this.shapeExtras(row, version))),
-    ]);
-    return rows.map((row, i) => ({
-      row,
-      order: orders(row),
-      events: events.get(row.id) ?? [],
-      documents: documents.get(row.id) ?? [],
-      ...extras[i],
-    }));
   }
 }
 

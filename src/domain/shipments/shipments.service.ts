@@ -11,8 +11,6 @@ import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
-import type { ShapeVersion } from './shipment.presenter.js';
-import type { ShipmentReader } from './shipment.reader.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { type CarrierLookup, checkShipmentInput } from './shipment-input.js';
 import { SHIPMENT_STATUS } from './shipment-status.js';
@@ -78,7 +76,6 @@ export type CreateManyOutcome =
 export class ShipmentsService {
   constructor(
     private readonly repos: Repositories,
-    private readonly reader: ShipmentReader,
     /** Where created and changed shipments are announced (webhooks). */
     private readonly events: EventSink,
     private readonly clock: Clock,
@@ -227,8 +224,9 @@ export class ShipmentsService {
     return orders;
   }
 
-  async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite, version: ShapeVersion): Promise<Buffer> {
-    const updated = await this.repos.transaction(async (repos) => {
+  /** Changes a shipment; answers its row as committed (the route renders it). */
+  async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<ShipmentRow> {
+    return this.repos.transaction(async (repos) => {
       const current = await findShipment(repos, caller.accountId, identifier);
       const errors = new FieldErrorCollector();
       if (input.shipment_id !== undefined && input.shipment_id !== current.shipment_id) {
@@ -266,7 +264,6 @@ export class ShipmentsService {
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       return row;
     });
-    return this.reader.presentJson(updated, version);
   }
 
   /** Asks for a carrier poll now (POST /v5/shipment/trigger-adhoc-update/). */

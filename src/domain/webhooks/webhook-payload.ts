@@ -5,6 +5,7 @@ import { bookingView } from '../bookings/booking.presenter.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import type { PudoService } from '../pudo/pudo.service.js';
 import { fullTicketView } from '../returns/return.presenter.js';
+import { shipmentObject } from '../shipments/rendered-shipment.js';
 import type { ShapeVersion } from '../shipments/shipment.presenter.js';
 import type { ShipmentReader } from '../shipments/shipment.reader.js';
 
@@ -28,7 +29,7 @@ export class WebhookPayloads {
       event_id: event.event_id,
       timestamp: event.created_at,
       sequence: event.sequence,
-      data: shipment ? await this.reader.present(shipment, format) : null,
+      data: shipment ? shipmentObject(await this.reader.render(shipment, format)) : null,
     };
     if (refs.return_ticket) body.return_ticket = refs.return_ticket;
     else if (refs.return_row_id !== undefined && shipment) {

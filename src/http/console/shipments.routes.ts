@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
+import { shipmentObject } from '../../domain/shipments/rendered-shipment.js';
 import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipments/shipment-status.js';
 import { renderShipmentPage } from '../pages/console/shipment.html.js';
@@ -50,7 +51,13 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       return sendHtml(
         reply,
         200,
-        renderShipmentList({ session: session.view, filters, rows: page.data, next: page.next_page, errors: [] }),
+        renderShipmentList({
+          session: session.view,
+          filters,
+          rows: page.shipments.map(shipmentObject),
+          next: page.next_page,
+          errors: [],
+        }),
       );
     } catch (error) {
       if (error instanceof NotFoundError) {
@@ -68,7 +75,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
     const session = sessionOf(request);
     const { shipment_uuid } = request.params as { shipment_uuid: string };
     if (!UUID_PATTERN.test(shipment_uuid)) throw new NotFoundError('No shipment matches the identifier');
-    const shipment = await shipmentReader.details(session.caller, { shipment_uuid }, 'v5.2');
+    const shipment = shipmentObject(await shipmentReader.details(session.caller, { shipment_uuid }, 'v5.2'));
     const files = await documents.list(session.caller, { shipment_uuid });
     return sendHtml(
       reply,

@@ -13,14 +13,9 @@ import {
 } from '../../schemas/shipment-input.schemas.js';
 import { ShipmentCreated, ShipmentV5, ShipmentV52 } from '../../schemas/shipment-output.schemas.js';
 import { callerOf } from '../auth.js';
+import { sendShipment, sendShipmentPage } from '../shipment-reply.js';
 
 const tags = ['Shipments'];
-const JSON_TYPE = 'application/json; charset=utf-8';
-// The envelopes around shipments the reader renders as JSON.
-const DATA_HEAD = Buffer.from('{"api_response":"200","data":');
-const LIST_HEAD = Buffer.from('{"api_response":"200","data":[');
-const COMMA = Buffer.from(',');
-const CLOSE = Buffer.from('}');
 const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
 
 const ListQuerySchema = Type.Object(
@@ -77,9 +72,9 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        // Rendered from the response schema by the reader (and cached there), so sent as JSON text.
-        const data = await shipmentReader.detailsJson(callerOf(request), request.query as ShipmentIdentifier, version);
-        return reply.type(JSON_TYPE).send(Buffer.concat([DATA_HEAD, data, CLOSE]));
+        // Rendered from the response schema by the reader (and kept there), so sent as JSON text.
+        const shipment = await shipmentReader.details(callerOf(request), request.query as ShipmentIdentifier, version);
+        return sendShipment(reply, shipment);
       },
     );
 
@@ -96,8 +91,8 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const data = await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite, version);
-        return reply.type(JSON_TYPE).send(Buffer.concat([DATA_HEAD, data, CLOSE]));
+        const row = await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite);
+        return sendShipment(reply, await shipmentReader.render(row, version));
       },
     );
   }
@@ -144,11 +139,8 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const page = await shipmentReader.listJson(callerOf(request), request.query as ListQuery);
-      const parts: Buffer[] = [LIST_HEAD];
-      for (const [i, shipment] of page.data.entries()) parts.push(...(i > 0 ? [COMMA, shipment] : [shipment]));
-      parts.push(Buffer.from(`],"next_page":${JSON.stringify(page.next_page)}}`));
-      return reply.type(JSON_TYPE).send(Buffer.concat(parts));
+      const page = await shipmentReader.list(callerOf(request), request.query as ListQuery);
+      return sendShipmentPage(reply, page);
     },
   );
 }
