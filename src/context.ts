@@ -149,6 +149,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     files,
     clock,
     log,
+    returns,
     outbox,
     config.bookingLeaseMs,
   );

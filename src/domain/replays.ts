@@ -1,12 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Repositories } from '../db/repositories/index.js';
 
-/** A response that can be stored and given again. */
-export interface StoredResponse {
-  statusCode: number;
-  body: unknown;
-}
-
 /** JSON with object keys sorted at every depth, so equal requests have equal text. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -23,16 +17,21 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** `status_code` of a stored result: the column holds the HTTP status of Idempotency-Key answers, and marks any result complete. */
+const COMPLETE = 200;
+
 /**
- * Does `work` once per key within `ttlMs`: the claim of the key, the work and its stored response commit in
- * one transaction, so concurrent identical requests wait for the first and get its response, and a failed
- * request leaves nothing behind. Returns the response and whether it was a replay.
+ * Does `work` once per key within `ttlMs`: the claim of the key, the work and its stored result (as JSON)
+ * commit in one transaction, so concurrent identical requests wait for the first and get its result, and a
+ * failed request leaves nothing behind. Returns the result and whether it was a replay; `stored` reads a
+ * kept result back.
  */
-export async function onceWithin(
+export async function onceWithin<T>(
   repos: Repositories,
   options: { accountId: number; scope: string; key: string; now: Date; ttlMs: number },
-  work: (repos: Repositories) => Promise<StoredResponse>,
-): Promise<StoredResponse & { replayed: boolean }> {
+  work: (repos: Repositories) => Promise<T>,
+  stored: (json: unknown) => T,
+): Promise<{ result: T; replayed: boolean }> {
   return repos.transaction(async (trx) => {
     const claimed = await trx.replays.claim({
       account_id: options.accountId,
@@ -43,11 +42,11 @@ export async function onceWithin(
       expires_at: new Date(options.now.getTime() + options.ttlMs).toISOString(),
     });
     if (!claimed) {
-      const stored = await trx.replays.find(options.accountId, options.scope, options.key);
-      if (stored?.response) return { statusCode: stored.status_code ?? 200, body: JSON.parse(stored.response), replayed: true };
+      const kept = await trx.replays.find(options.accountId, options.scope, options.key);
+      if (kept?.response) return { result: stored(JSON.parse(kept.response)), replayed: true };
     }
-    const response = await work(trx);
-    await trx.replays.complete(options.accountId, options.scope, options.key, response.statusCode, JSON.stringify(response.body));
-    return { ...response, replayed: false };
+    const result = await work(trx);
+    await trx.replays.complete(options.accountId, options.scope, options.key, COMPLETE, JSON.stringify(result));
+    return { result, replayed: false };
   });
 }

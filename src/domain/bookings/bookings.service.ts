@@ -17,6 +17,7 @@ import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationError } from '../errors.js';
 import type { PudoService } from '../pudo/pudo.service.js';
+import type { ReturnsService } from '../returns/returns.service.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
@@ -36,6 +37,11 @@ export class CarrierUnavailableError extends DomainError {
   }
 }
 
+type BookingView = ReturnType<typeof bookingView>;
+
+/** A booking made: its labels ready, or one the carrier delivers later (rendered by a job, announced when ready). */
+export type BookingOutcome = { kind: 'booked'; booking: BookingView } | { kind: 'label_pending'; booking: BookingView };
+
 /**
  * POST /v5/booking/ as a workflow that undoes itself: record the booking (which reserves the shipment),
  * ask the carrier, then store what it returned — or remove the record if the carrier refused or failed,
@@ -52,13 +58,15 @@ export class BookingsService {
     private readonly files: FileStore,
     private readonly clock: Clock,
     private readonly log: Logger,
-    /** Where bookings (and the return tickets they move) are announced (webhooks). */
+    /** Records bookings of return shipments on their tickets. */
+    private readonly returns: ReturnsService,
+    /** Where bookings are announced (webhooks). */
     private readonly events: EventSink,
     /** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
     private readonly staleBookingMs: number,
   ) {}
 
-  async book(caller: Caller, input: BookingInput): Promise<{ status: 200 | 299; data: ReturnType<typeof bookingView> }> {
+  async book(caller: Caller, input: BookingInput): Promise<BookingOutcome> {
     if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
     const prepared = await this.prepare(caller, input);
     const { shipment, adapter, settings, request, pudo } = prepared;
@@ -88,7 +96,7 @@ export class BookingsService {
     });
     const views = await Promise.all(documents.map((doc) => this.documents.withContent(doc.stored!)));
     const pending = documents.some((doc) => doc.pendingJob);
-    return { status: pending ? 299 : 200, data: bookingView(booking, shipment, views, pudo) };
+    return { kind: pending ? 'label_pending' : 'booked', booking: bookingView(booking, shipment, views, pudo) };
   }
 
   /** Stores what the carrier returned, the shipment's new tracking data, the documents and their jobs, in one transaction. */
@@ -132,23 +140,7 @@ export class BookingsService {
           );
         }
       }
-      if (shipment.shipment_type === 'return') {
-        const ticket = await repos.returns.findByShipment(shipment.id);
-        if (ticket) {
-          const details = { ...JSON.parse(ticket.details), booking_id: booked.booking_uuid };
-          await repos.returns.update(ticket.id, {
-            status: RETURN_STATUS.carrierBookingPending,
-            details: JSON.stringify(details),
-            updated_at: now,
-          });
-          await this.events.emit(repos, {
-            accountId,
-            type: 'return.updated',
-            shipmentRowId: shipment.id,
-            refs: { return_row_id: ticket.id },
-          });
-        }
-      }
+      if (shipment.shipment_type === 'return') await this.returns.recordBooking(repos, shipment, booked.booking_uuid, now);
       await this.events.emit(repos, {
         accountId,
         type: 'booking.created',

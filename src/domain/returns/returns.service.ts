@@ -7,8 +7,8 @@ import type { ReturnRow } from '../../db/repositories/returns.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ReturnCreateBody, ReturnUpdateBody } from '../../schemas/returns.schemas.js';
 import type { Caller } from '../auth.service.js';
-import { FeatureNotEnabledError, FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
-import { canonicalJson, onceWithin, type StoredResponse, sha256 } from '../replays.js';
+import { FeatureNotEnabledError, FieldErrorCollector, type FieldErrors, NotFoundError, ValidationError } from '../errors.js';
+import { canonicalJson, onceWithin, sha256 } from '../replays.js';
 import type { ShipmentsService } from '../shipments/shipments.service.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { orderItemWarnings } from './order-match.js';
@@ -20,6 +20,13 @@ type CreateBody = Static<typeof ReturnCreateBody>;
 type UpdateBody = Static<typeof ReturnUpdateBody>;
 
 export const RETURN_DEDUPLICATION_MS = 30 * 60_000;
+
+/** A return created by POST /v5/return/: its shipment and ticket as created, and what to know about the order's items. */
+export interface ReturnCreation {
+  shipment: { shipment_uuid: string; order_uuid: string | null; documents: never[]; created_date: string };
+  return_ticket: ReturnType<typeof createdTicketView>;
+  warnings: FieldErrors | null;
+}
 
 /** Return tickets and their return shipments. */
 export class ReturnsService {
@@ -33,19 +40,20 @@ export class ReturnsService {
 
   /**
    * POST /v5/return/. Identical requests (same account, same canonical body) within 30 minutes get the
-   * first response back and create nothing, also when they arrive at the same moment.
+   * first creation back and create nothing, also when they arrive at the same moment.
    */
-  async create(caller: Caller, body: CreateBody): Promise<StoredResponse & { replayed: boolean }> {
+  async create(caller: Caller, body: CreateBody): Promise<{ result: ReturnCreation; replayed: boolean }> {
     if (!caller.features.has('returns')) throw new FeatureNotEnabledError('returns');
     const now = this.clock.now();
     return onceWithin(
       this.repos,
       { accountId: caller.accountId, scope: 'return-create', key: sha256(canonicalJson(body)), now, ttlMs: RETURN_DEDUPLICATION_MS },
       (repos) => this.createIn(repos, caller, body, now.toISOString()),
+      keptCreation,
     );
   }
 
-  private async createIn(repos: Repositories, caller: Caller, body: CreateBody, now: string): Promise<StoredResponse> {
+  private async createIn(repos: Repositories, caller: Caller, body: CreateBody, now: string): Promise<ReturnCreation> {
     const errors = new FieldErrorCollector();
     const ticket = body.return_ticket;
     const shipment = body.shipment;
@@ -118,7 +126,7 @@ export class ReturnsService {
       refs: { return_row_id: row.id, return_ticket: fullTicketView(row, created.shipment.shipment_uuid) },
     });
     const warnings = await orderItemWarnings(repos, caller.accountId, orderId ?? null, order ?? null, items);
-    const data = {
+    return {
       shipment: {
         shipment_uuid: created.shipment.shipment_uuid,
         order_uuid: order?.order_uuid ?? null,
@@ -126,8 +134,8 @@ export class ReturnsService {
         created_date: created.shipment.created_at,
       },
       return_ticket: createdTicketView(row),
+      warnings,
     };
-    return { statusCode: 200, body: warnings ? { api_response: '200', warnings, data } : { api_response: '200', data } };
   }
 
   /** POST /v5/return/update/: state changes by the transition table, and the ticket's own fields. */
@@ -220,6 +228,28 @@ export class ReturnsService {
     };
   }
 
+  /**
+   * Records a booking of a return shipment on its ticket (carrier booking pending, with the booking's id), in
+   * the booking's transaction. Null when the shipment has no ticket.
+   */
+  async recordBooking(repos: Repositories, shipment: ShipmentRow, bookingUuid: string, now: string): Promise<ReturnRow | null> {
+    const ticket = await repos.returns.findByShipment(shipment.id);
+    if (!ticket) return null;
+    const details: ReturnDetails = { ...detailsOf(ticket), booking_id: bookingUuid };
+    const updated = await repos.returns.update(ticket.id, {
+      status: RETURN_STATUS.carrierBookingPending,
+      details: JSON.stringify(details),
+      updated_at: now,
+    });
+    await this.events.emit(repos, {
+      accountId: shipment.account_id,
+      type: 'return.updated',
+      shipmentRowId: shipment.id,
+      refs: { return_row_id: ticket.id },
+    });
+    return updated;
+  }
+
   /** Moves the ticket when tracking of its return shipment moves (shipping, completed, inactive). */
   async followTracking(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ReturnRow | null> {
     if (shipment.shipment_type !== 'return') return null;
@@ -236,6 +266,12 @@ export class ReturnsService {
     });
     return updated;
   }
+}
+
+/** A creation kept for de-duplication; one kept as the create answer's envelope (`data`, `warnings`) reads the same. */
+function keptCreation(json: unknown): ReturnCreation {
+  const kept = json as ReturnCreation | { data: Omit<ReturnCreation, 'warnings'>; warnings?: FieldErrors };
+  return 'data' in kept ? { ...kept.data, warnings: kept.warnings ?? null } : kept;
 }
 
 /** Field errors of the return shipment appear under `shipment`, where the merchant sent them. */

@@ -56,7 +56,9 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const result = await app.context.bookings.book(callerOf(request), request.body as Static<typeof BookingCreateBody>);
-      return reply.code(result.status).send({ api_response: String(result.status), data: result.data });
+      // A label the carrier delivers later is HTTP 299, as the interface says.
+      const status = result.kind === 'label_pending' ? 299 : 200;
+      return reply.code(status).send({ api_response: String(status), data: result.booking });
     },
   );
 }

@@ -36,7 +36,8 @@ export async function returnRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const result = await returns.create(callerOf(request), request.body as Static<typeof ReturnCreateBody>);
       if (result.replayed) reply.header('x-waybill-replayed', 'true');
-      return reply.code(result.statusCode).send(result.body);
+      const { warnings, ...data } = result.result;
+      return reply.code(200).send(warnings ? { api_response: '200', warnings, data } : { api_response: '200', data });
     },
   );
 
