@@ -3,6 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { allowDirectReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { sqliteDialect, WalSync } from './sqlite-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -56,7 +57,9 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   raw.pragma('wal_autocheckpoint = 16384');
   raw.pragma('journal_size_limit = 67108864');
   const checkpointer = new WalCheckpointer(file);
-  const db = new Kysely<Database>({ dialect: sqliteDialect(raw, walSync) });
+  const dialect = sqliteDialect(raw, walSync);
+  const db = new Kysely<Database>({ dialect });
+  allowDirectReads(db, dialect.directReads);
   return {
     db,
     dialect: 'sqlite',

@@ -10,6 +10,22 @@ interface Template {
   slots: Array<[number, number]>;
 }
 
+/**
+ * A database that can run a read-only statement itself, synchronously, when doing so answers exactly what the
+ * query layer would (embedded SQLite: see SqliteDirectReads). undefined: take the query layer's path.
+ */
+export interface DirectReads {
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+}
+
+/** Keyed by the Kysely instance itself: transactions and instances derived from it are other objects. */
+const directReadsByDatabase = new WeakMap<Kysely<Database>, DirectReads>();
+
+/** Lets prepared queries on `db` (not on its transactions) read through `reads`. */
+export function allowDirectReads(db: Kysely<Database>, reads: DirectReads): void {
+  directReadsByDatabase.set(db, reads);
+}
+
 /** Stands for argument `i` while the query is compiled; never a value a caller would pass. */
 const placeholder = (i: number) => `\u0000wb-arg-${i}\u0000`;
 
@@ -36,6 +52,8 @@ export class PreparedQuery<A extends unknown[], R> {
     }
     const parameters = template.parameters.slice();
     for (const [at, arg] of template.slots) parameters[at] = args[arg];
+    const rows = directReadsByDatabase.get(db)?.tryAll(template.sql, parameters);
+    if (rows) return rows as R[];
     const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
     return result.rows;
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type SqliteDatabase from 'better-sqlite3';
-import { type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
+import { type DatabaseConnection, type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
+import type { DirectReads } from './prepared-query.js';
 
 // `fs.fdatasync` is looked up at each call (tests observe it).
 const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
@@ -104,7 +105,7 @@ class TrackedDatabase {
 
 class TrackedStatement {
   readonly reader: boolean;
-  private readonly readonly: boolean;
+  readonly readonly: boolean;
 
   constructor(
     private readonly statement: Statement,
@@ -153,11 +154,19 @@ class DurableSqliteDriver extends SqliteDriver {
   constructor(
     config: SqliteDialectConfig,
     private readonly walSync: WalSync | null,
+    private readonly lease: ConnectionLease,
   ) {
     super(config);
   }
 
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.lease.held = true;
+    return connection;
+  }
+
   override async releaseConnection(): Promise<void> {
+    this.lease.held = false;
     await super.releaseConnection();
     if (this.walSync?.behind) await this.walSync.barrier();
   }
@@ -168,16 +177,48 @@ class DurableSqliteDriver extends SqliteDriver {
   }
 }
 
-class DurableSqliteDialect extends SqliteDialect {
+/** Whether the query layer holds the connection (a query, a transaction, a stream) between its awaits. */
+interface ConnectionLease {
+  held: boolean;
+}
+
+/**
+ * Read-only statements run on the connection at once, without the query layer's connection queue, when
+ * nothing that queue or the durable driver orders them against is under way: no one holds the connection
+ * (so no transaction is open on it and no stream reads from it) and every commit made on it is on disk (and
+ * no sync has failed). Then the queue would run the read at once and hand its rows back, so the answer is
+ * the same; otherwise the read returns undefined and takes the query layer's path, which waits.
+ */
+export class SqliteDirectReads implements DirectReads {
+  constructor(
+    private readonly database: TrackedDatabase,
+    private readonly walSync: WalSync | null,
+    private readonly lease: ConnectionLease,
+  ) {}
+
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (this.lease.held || this.database.raw.inTransaction || this.walSync?.behind) return undefined;
+    const statement = this.database.prepare(sql);
+    if (!statement.readonly || !statement.reader) return undefined;
+    return statement.all(parameters);
+  }
+}
+
+export class DurableSqliteDialect extends SqliteDialect {
+  private readonly lease: ConnectionLease = { held: false };
+  /** Reads a prepared query may run without the query layer (see SqliteDirectReads). */
+  readonly directReads: SqliteDirectReads;
+
   constructor(
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
+    this.directReads = new SqliteDirectReads(database, walSync, this.lease);
   }
 
   override createDriver(): Driver {
-    return new DurableSqliteDriver({ database: this.database as unknown as SqliteDialectConfig['database'] }, this.walSync);
+    return new DurableSqliteDriver({ database: this.database as unknown as SqliteDialectConfig['database'] }, this.walSync, this.lease);
   }
 }
 
@@ -185,7 +226,7 @@ class DurableSqliteDialect extends SqliteDialect {
  * The Kysely dialect for a better-sqlite3 database in WAL mode. With a `walSync`, SQLite itself must run
  * with `synchronous = NORMAL`: durability comes from the sync.
  */
-export function sqliteDialect(raw: SqliteDatabase.Database, walSync: WalSync | null): SqliteDialect {
+export function sqliteDialect(raw: SqliteDatabase.Database, walSync: WalSync | null): DurableSqliteDialect {
   const database = new TrackedDatabase(raw, walSync ? () => walSync.noteCommit() : null);
   return new DurableSqliteDialect(database, walSync);
 }
