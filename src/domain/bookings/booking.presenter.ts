@@ -1,11 +1,11 @@
 import type { PudoLocation } from '../../core/pudo-location.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 
-/** The Booking record of the interface. */
-export function bookingView(
+/** The Booking record of the interface; its documents as the caller shows them (with content or links only). */
+export function bookingView<Document>(
   booking: BookingRow,
   shipment: { shipment_uuid: string; shipment_id: string },
-  documents: Record<string, unknown>[],
+  documents: Document[],
   pudo: PudoLocation | null,
 ) {
   return {

@@ -37,7 +37,8 @@ export class CarrierUnavailableError extends DomainError {
   }
 }
 
-type BookingView = ReturnType<typeof bookingView>;
+/** The booking as POST /v5/booking/ answers it: its documents with their content. */
+type BookingView = ReturnType<typeof bookingView<Awaited<ReturnType<DocumentsService['withContent']>>>>;
 
 /** A booking made: its labels ready, or one the carrier delivers later (rendered by a job, announced when ready). */
 export type BookingOutcome = { kind: 'booked'; booking: BookingView } | { kind: 'label_pending'; booking: BookingView };

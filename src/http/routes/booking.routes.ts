@@ -1,5 +1,6 @@
-import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../domain/errors.js';
 import { Booking, BookingCreateBody } from '../../schemas/booking.schemas.js';
 import { bearerSecurity, merchantErrors } from '../../schemas/common.js';
@@ -21,19 +22,21 @@ function asStandardMessages(errors: FieldErrors): Nested {
 
 /** `{"api_response":"4030","message":"Validation error","data":{"errors":{…},"shipment_id":…,"shipment_uuid":…}}` */
 export function bookingValidationError(request: FastifyRequest, errors: FieldErrors): Envelope {
-  const body = (request.body ?? {}) as { shipment_id?: unknown; shipment_uuid?: unknown };
+  // The body failed validation: it may be anything JSON allows.
+  const body: unknown = request.body;
+  const sent = body && typeof body === 'object' ? body : {};
   return {
     api_response: '4030',
     message: 'Validation error',
     data: {
       errors: asStandardMessages(errors),
-      shipment_id: typeof body.shipment_id === 'string' ? body.shipment_id : null,
-      shipment_uuid: typeof body.shipment_uuid === 'string' ? body.shipment_uuid : null,
+      shipment_id: 'shipment_id' in sent && typeof sent.shipment_id === 'string' ? sent.shipment_id : null,
+      shipment_uuid: 'shipment_uuid' in sent && typeof sent.shipment_uuid === 'string' ? sent.shipment_uuid : null,
     },
   };
 }
 
-export async function bookingRoutes(app: FastifyInstance): Promise<void> {
+export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v5/booking/',
     {
@@ -55,10 +58,10 @@ export async function bookingRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const result = await app.context.bookings.book(callerOf(request), request.body as Static<typeof BookingCreateBody>);
+      const result = await app.context.bookings.book(callerOf(request), request.body);
       // A label the carrier delivers later is HTTP 299, as the interface says.
       const status = result.kind === 'label_pending' ? 299 : 200;
       return reply.code(status).send({ api_response: String(status), data: result.booking });
     },
   );
-}
+};

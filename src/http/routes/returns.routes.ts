@@ -1,12 +1,12 @@
-import { type Static, Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ReturnCreateBody, ReturnCreated, ReturnTicketFull, ReturnUpdateBody } from '../../schemas/returns.schemas.js';
 import { callerOf } from '../auth.js';
 
 const tags = ['Returns'];
 
-export async function returnRoutes(app: FastifyInstance): Promise<void> {
+export const returnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { returns } = app.context;
 
   app.post(
@@ -34,7 +34,7 @@ export async function returnRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const result = await returns.create(callerOf(request), request.body as Static<typeof ReturnCreateBody>);
+      const result = await returns.create(callerOf(request), request.body);
       if (result.replayed) reply.header('x-waybill-replayed', 'true');
       const { warnings, ...data } = result.result;
       return reply.code(200).send(warnings ? { api_response: '200', warnings, data } : { api_response: '200', data });
@@ -52,9 +52,6 @@ export async function returnRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(ReturnTicketFull), ...merchantErrors, 404: Type.Ref('ErrorEnvelope') },
       },
     },
-    async (request) => ({
-      api_response: '200',
-      data: await returns.update(callerOf(request), request.body as Static<typeof ReturnUpdateBody>),
-    }),
+    async (request) => ({ api_response: '200', data: await returns.update(callerOf(request), request.body) }),
   );
-}
+};

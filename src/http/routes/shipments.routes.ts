@@ -1,7 +1,5 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
-import type { ShipmentIdentifier } from '../../domain/shipments/shipment-identifier.js';
 import { SHIPMENT_STATUSES } from '../../domain/shipments/shipment-status.js';
 import { bearerSecurity, Envelope, merchantErrors, Nullable } from '../../schemas/common.js';
 import {
@@ -9,7 +7,6 @@ import {
   ShipmentIdentifierQuery,
   ShipmentUpdateBodyV5,
   ShipmentUpdateBodyV52,
-  type ShipmentWrite,
 } from '../../schemas/shipment-input.schemas.js';
 import { ShipmentCreated, ShipmentV5, ShipmentV52 } from '../../schemas/shipment-output.schemas.js';
 import { callerOf } from '../auth.js';
@@ -36,7 +33,7 @@ const ListQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
+export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { shipments, shipmentReader } = app.context;
 
   app.post(
@@ -50,10 +47,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Envelope(ShipmentCreated), ...errors },
       },
     },
-    async (request) => ({
-      api_response: '200',
-      data: await shipments.create(callerOf(request), request.body as ShipmentWrite & { shipment_id: string }),
-    }),
+    async (request) => ({ api_response: '200', data: await shipments.create(callerOf(request), request.body) }),
   );
 
   for (const [prefix, version, shape] of [
@@ -73,7 +67,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         // Rendered from the response schema by the reader (and kept there), so sent as JSON text.
-        const shipment = await shipmentReader.details(callerOf(request), request.query as ShipmentIdentifier, version);
+        const shipment = await shipmentReader.details(callerOf(request), request.query, version);
         return sendShipment(reply, shipment);
       },
     );
@@ -91,7 +85,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const row = await shipments.update(callerOf(request), request.query as ShipmentIdentifier, request.body as ShipmentWrite);
+        const row = await shipments.update(callerOf(request), request.query, request.body);
         return sendShipment(reply, await shipmentReader.render(row, version));
       },
     );
@@ -118,7 +112,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const data = await shipments.triggerUpdate(callerOf(request), request.body as ShipmentIdentifier);
+      const data = await shipments.triggerUpdate(callerOf(request), request.body);
       app.context.worker.nudge();
       return { api_response: '200', data };
     },
@@ -139,8 +133,8 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const page = await shipmentReader.list(callerOf(request), request.query as ListQuery);
+      const page = await shipmentReader.list(callerOf(request), request.query);
       return sendShipmentPage(reply, page);
     },
   );
-}
+};
