@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { shipmentObject } from '../../domain/shipments/rendered-shipment.js';
 import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
@@ -39,7 +39,7 @@ function listQuery(filters: ListFilters): ListQuery {
 }
 
 /** Shipments: the list with the API's filters and cursor, and one shipment with its timeline and documents. */
-export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
+export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { shipmentReader, documents } = app.context;
 
   app.get('/shipments/', async (request, reply) => {
@@ -71,9 +71,9 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.get('/shipments/:shipment_uuid/', async (request, reply) => {
+  app.get<{ Params: { shipment_uuid: string } }>('/shipments/:shipment_uuid/', async (request, reply) => {
     const session = sessionOf(request);
-    const { shipment_uuid } = request.params as { shipment_uuid: string };
+    const { shipment_uuid } = request.params;
     if (!UUID_PATTERN.test(shipment_uuid)) throw new NotFoundError('No shipment matches the identifier');
     const shipment = shipmentObject(await shipmentReader.details(session.caller, { shipment_uuid }, 'v5.2'));
     const files = await documents.list(session.caller, { shipment_uuid });
@@ -87,7 +87,7 @@ export async function shipmentRoutes(app: FastifyInstance): Promise<void> {
       }),
     );
   });
-}
+};
 
 /**
  * The signed download link as a path on this host: the signature covers the path and its expiry only, so the
