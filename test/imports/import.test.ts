@@ -188,6 +188,18 @@ describe('POST /v5/shipment/import/', () => {
     }
   });
 
+  it('answers both of two imports of the same shipments sent at once in opposite orders (no deadlock on PostgreSQL)', async () => {
+    for (let round = 0; round < 8; round++) {
+      const ids = Array.from({ length: 300 }, (_, i) => `order-race-${round}-${i}`);
+      const [one, two] = await Promise.all([
+        upload(['shipment_id', ...ids].join('\n')),
+        upload(['shipment_id', ...[...ids].reverse()].join('\n')),
+      ]);
+      expect([one.statusCode, two.statusCode], `round ${round}: ${one.body.slice(0, 200)} ${two.body.slice(0, 200)}`).toEqual([200, 200]);
+      expect(one.json().data.created + two.json().data.created).toBe(300);
+    }
+  });
+
   it('keeps rows all-or-nothing when two imports of the same shipment_ids run at once', async () => {
     const ids = Array.from({ length: 300 }, (_, i) => `race-${i}`);
     const [one, two] = await Promise.all([

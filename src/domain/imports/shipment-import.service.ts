@@ -81,15 +81,19 @@ export class ShipmentImportService {
     }
     if (pending.length > 0) await this.createChunk(caller, pending, result, options);
     result.errors.sort((a, b) => a.row - b.row);
+    result.skipped.sort((a, b) => a.row - b.row);
     return result;
   }
 
   /**
    * A chunk of rows that passed the structural checks: created together (`createManyIn`, each row still
-   * refused alone by the create rules). Should the batch fail in the database (a shipment_id created by
+   * refused alone by the create rules), in shipment_id order. Should the batch fail in the database (a shipment_id created by
    * someone else meanwhile), the chunk is done again row by row, each in a savepoint of its own.
    */
-  private async createChunk(caller: Caller, rows: ImportRow[], result: ImportResult, options: ImportOptions): Promise<void> {
+  private async createChunk(caller: Caller, chunk: ImportRow[], result: ImportResult, options: ImportOptions): Promise<void> {
+    // Written in shipment_id order: two imports of the same shipments then take their row locks in one order,
+    // so on PostgreSQL one waits for the other instead of both being aborted as a deadlock.
+    const rows = [...chunk].sort((a, b) => compareIds(shipmentIdOf(a.body) ?? '', shipmentIdOf(b.body) ?? ''));
     let outcomes: CreateManyOutcome[];
     try {
       outcomes = await this.repos.transaction((trx) =>
@@ -134,6 +138,10 @@ export class ShipmentImportService {
       }
     });
   }
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function shipmentIdOf(body: Record<string, unknown> | null): string | null {
