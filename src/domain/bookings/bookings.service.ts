@@ -6,6 +6,7 @@ import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
 import type { PudoLocation } from '../../core/pudo-location.js';
 import { RETURN_STATUS } from '../../core/return-status.js';
+import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -19,7 +20,6 @@ import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationErr
 import type { PudoService } from '../pudo/pudo.service.js';
 import type { ReturnsService } from '../returns/returns.service.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
-import { SHIPMENT_STATUS } from '../shipments/shipment-status.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { bookingView } from './booking.presenter.js';
 import { bookRequestFor } from './booking-request.js';

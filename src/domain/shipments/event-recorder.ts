@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
 import { isPhaseKey, nextTrackingState, type PhaseKey } from '../../carriers/phases.js';
+import type { ShipmentStatus } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { TrackingEventsTable } from '../../db/schema.js';
-import type { ShipmentStatus } from './shipment-status.js';
 
 export type NewEvent = Omit<Insertable<TrackingEventsTable>, 'shipment_row_id' | 'created_at'>;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Clock } from '../../clock.js';
+import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
@@ -13,7 +14,6 @@ import { FieldErrorCollector, type FieldErrors, ValidationError } from '../error
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { type CarrierLookup, checkShipmentInput } from './shipment-input.js';
-import { SHIPMENT_STATUS } from './shipment-status.js';
 
 /** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
 const BODY_FIELDS = [

@@ -1,7 +1,7 @@
+import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
-import { SHIPMENT_STATUS } from './shipment-status.js';
 
 /** Told, in the transaction of the change, when tracking changed what a shipment shows. */
 export interface ShipmentChangeListener {

@@ -4,13 +4,13 @@ import { eventKey } from '../../carriers/event-key.js';
 import { isPhaseKey } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
 import { parseEventTime } from '../../core/event-time.js';
+import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
 import { type NewEvent, storeEvents } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
-import { SHIPMENT_STATUS } from './shipment-status.js';
 import type { ShipmentChangeListener } from './tracking-followers.js';
 
 export interface TrackingOptions {

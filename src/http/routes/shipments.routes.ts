@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { SHIPMENT_STATUSES } from '../../domain/shipments/shipment-status.js';
+import { SHIPMENT_STATUSES } from '../../core/shipment-status.js';
 import { bearerSecurity, Envelope, merchantErrors, Nullable } from '../../schemas/common.js';
 import {
   ShipmentCreateBody,

@@ -1,4 +1,4 @@
-import { SHIPMENT_STATUSES } from '../../../domain/shipments/shipment-status.js';
+import { SHIPMENT_STATUSES } from '../../../core/shipment-status.js';
 import { html, type SafeHtml } from '../html.js';
 import { eventTime, pill, serviceTime } from './console-format.js';
 import { type ConsoleSession, noticeBox, renderConsolePage } from './console-layout.js';

@@ -1,5 +1,6 @@
 /**
- * Shipment `status` and how it moves.
+ * Shipment `status` and how it moves. The moves are made by the shipments and tracking services
+ * (src/domain/shipments/); the values live here because schemas and pages list them.
  *
  * | status    | meaning                                                                  |
  * |-----------|--------------------------------------------------------------------------|
