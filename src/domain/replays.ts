@@ -23,14 +23,14 @@ const COMPLETE = 200;
 /**
  * Does `work` once per key within `ttlMs`: the claim of the key, the work and its stored result (as JSON)
  * commit in one transaction, so concurrent identical requests wait for the first and get its result, and a
- * failed request leaves nothing behind. Returns the result and whether it was a replay; `stored` reads a
- * kept result back.
+ * failed request leaves nothing behind. Returns the result and whether it was a replay; `kept` gives what is
+ * stored of a result (as JSON) and `stored` reads it back.
  */
 export async function onceWithin<T>(
   repos: Repositories,
   options: { accountId: number; scope: string; key: string; now: Date; ttlMs: number },
   work: (repos: Repositories) => Promise<T>,
-  stored: (json: unknown) => T,
+  codec: { kept: (result: T) => unknown; stored: (json: unknown) => T },
 ): Promise<{ result: T; replayed: boolean }> {
   return repos.transaction(async (trx) => {
     const claimed = await trx.replays.claim({
@@ -43,10 +43,10 @@ export async function onceWithin<T>(
     });
     if (!claimed) {
       const kept = await trx.replays.find(options.accountId, options.scope, options.key);
-      if (kept?.response) return { result: stored(JSON.parse(kept.response)), replayed: true };
+      if (kept?.response) return { result: codec.stored(JSON.parse(kept.response)), replayed: true };
     }
     const result = await work(trx);
-    await trx.replays.complete(options.accountId, options.scope, options.key, COMPLETE, JSON.stringify(result));
+    await trx.replays.complete(options.accountId, options.scope, options.key, COMPLETE, JSON.stringify(codec.kept(result)));
     return { result, replayed: false };
   });
 }

@@ -24,6 +24,20 @@ describe('30-minute de-duplication of POST /v5/return/', () => {
     expect(await countReturns()).toBe(1);
   });
 
+  it("keeps a creation in the layout every version reads (rolling deploys): the answer's body, api_response and data", async () => {
+    const first = await t.call(acct.token, 'POST', '/v5/return/', standardReturn('DUP-LAYOUT'));
+    expect(first.statusCode).toBe(200);
+    const rows = await t.context.database.db
+      .selectFrom('request_replays')
+      .select('response')
+      .where('scope', '=', 'return-create')
+      .execute();
+    const kept = rows
+      .map((row) => JSON.parse(String(row.response)))
+      .find((r) => r.data?.shipment?.shipment_uuid === first.json().data.shipment.shipment_uuid);
+    expect(kept).toEqual(first.json());
+  });
+
   it('creates exactly one return for identical requests arriving at once', async () => {
     const before = await countReturns();
     const body = standardReturn('DUP-2');

@@ -49,7 +49,7 @@ export class ReturnsService {
       this.repos,
       { accountId: caller.accountId, scope: 'return-create', key: sha256(canonicalJson(body)), now, ttlMs: RETURN_DEDUPLICATION_MS },
       (repos) => this.createIn(repos, caller, body, now.toISOString()),
-      keptCreation,
+      { kept: keptLayout, stored: keptCreation },
     );
   }
 
@@ -268,10 +268,20 @@ export class ReturnsService {
   }
 }
 
-/** A creation kept for de-duplication; one kept as the create answer's envelope (`data`, `warnings`) reads the same. */
+/**
+ * A creation as the de-duplication table keeps it: the layout every version of the service has stored and read
+ * (`data` with the shipment and ticket, `warnings` beside it), so during a rolling deploy a process of either
+ * version answers a repeat of a return that the other created.
+ */
+function keptLayout(creation: ReturnCreation): unknown {
+  const { warnings, ...data } = creation;
+  return { api_response: '200', ...(warnings ? { warnings } : {}), data };
+}
+
+/** A kept creation read back. */
 function keptCreation(json: unknown): ReturnCreation {
-  const kept = json as ReturnCreation | { data: Omit<ReturnCreation, 'warnings'>; warnings?: FieldErrors };
-  return 'data' in kept ? { ...kept.data, warnings: kept.warnings ?? null } : kept;
+  const kept = json as { data: Omit<ReturnCreation, 'warnings'>; warnings?: FieldErrors };
+  return { ...kept.data, warnings: kept.warnings ?? null };
 }
 
 /** Field errors of the return shipment appear under `shipment`, where the merchant sent them. */
