@@ -1,4 +1,5 @@
 import { type Static, type TOptional, type TProperties, Type } from '@sinclair/typebox';
+import { SHIPMENT_STATUSES } from '../core/shipment-status.js';
 import { AddressInput } from './address.schemas.js';
 import { CustomFields, LineItemInput } from './line-item.schemas.js';
 
@@ -129,6 +130,28 @@ export const ShipmentIdentifierQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** GET /v5/shipment/list/: the filters and the cursor of the next page. */
+export const ShipmentListQuery = Type.Object(
+  {
+    created_date_from: Type.Optional(Type.String({ maxLength: 40 })),
+    created_date_to: Type.Optional(Type.String({ maxLength: 40 })),
+    updated_date_from: Type.Optional(Type.String({ maxLength: 40 })),
+    updated_date_to: Type.Optional(Type.String({ maxLength: 40 })),
+    shipment_id: Type.Optional(Type.String({ maxLength: 50 })),
+    order_id: Type.Optional(Type.String({ maxLength: 50 })),
+    tracking_number: Type.Optional(Type.String({ maxLength: 100 })),
+    carrier_reference: Type.Optional(Type.String({ maxLength: 50 })),
+    status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
+    tag: Type.Optional(Type.String({ maxLength: 100 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    next_page: Type.Optional(Type.String({ maxLength: 2000, description: 'The next_page value of the previous response' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The list filters, as the reader sees them (the console builds them from its form). */
+export type ListQuery = Static<typeof ShipmentListQuery>;
 
 /** What create and update accept, as the service sees it. */
 export type ShipmentWrite = Static<typeof ShipmentUpdateBodyV52>;

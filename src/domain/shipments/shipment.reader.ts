@@ -2,6 +2,7 @@ import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import { eventStampOf, type ShipmentListFilter, type ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
@@ -9,21 +10,6 @@ import type { RenderedShipment, ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
-
-export interface ListQuery {
-  created_date_from?: string;
-  created_date_to?: string;
-  updated_date_from?: string;
-  updated_date_to?: string;
-  shipment_id?: string;
-  order_id?: string;
-  tracking_number?: string;
-  carrier_reference?: string;
-  status?: string;
-  tag?: string;
-  limit?: number;
-  next_page?: string;
-}
 
 interface Cursor {
   before: number;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SHIPMENT_STATUSES } from '../../core/shipment-status.js';
 import { NotFoundError, ValidationError } from '../../domain/errors.js';
 import { shipmentObject } from '../../domain/shipments/rendered-shipment.js';
-import type { ListQuery } from '../../domain/shipments/shipment.reader.js';
+import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import { renderShipmentPage } from '../pages/console/shipment.html.js';
 import { type ListFilters, renderShipmentList, SEARCH_FIELDS, type SearchField } from '../pages/console/shipments.html.js';
 import { sendHtml, sessionOf } from './console-session.js';

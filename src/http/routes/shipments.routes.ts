@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { SHIPMENT_STATUSES } from '../../core/shipment-status.js';
 import { bearerSecurity, Envelope, merchantErrors, Nullable } from '../../schemas/common.js';
 import {
   ShipmentCreateBody,
   ShipmentIdentifierQuery,
+  ShipmentListQuery,
   ShipmentUpdateBodyV5,
   ShipmentUpdateBodyV52,
 } from '../../schemas/shipment-input.schemas.js';
@@ -14,24 +14,6 @@ import { sendShipment, sendShipmentPage } from '../shipment-reply.js';
 
 const tags = ['Shipments'];
 const errors = { ...merchantErrors, 404: Type.Ref('ErrorEnvelope') };
-
-const ListQuerySchema = Type.Object(
-  {
-    created_date_from: Type.Optional(Type.String({ maxLength: 40 })),
-    created_date_to: Type.Optional(Type.String({ maxLength: 40 })),
-    updated_date_from: Type.Optional(Type.String({ maxLength: 40 })),
-    updated_date_to: Type.Optional(Type.String({ maxLength: 40 })),
-    shipment_id: Type.Optional(Type.String({ maxLength: 50 })),
-    order_id: Type.Optional(Type.String({ maxLength: 50 })),
-    tracking_number: Type.Optional(Type.String({ maxLength: 100 })),
-    carrier_reference: Type.Optional(Type.String({ maxLength: 50 })),
-    status: Type.Optional(Type.Union(SHIPMENT_STATUSES.map((s) => Type.Literal(s)))),
-    tag: Type.Optional(Type.String({ maxLength: 100 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    next_page: Type.Optional(Type.String({ maxLength: 2000, description: 'The next_page value of the previous response' })),
-  },
-  { additionalProperties: false },
-);
 
 export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { shipments, shipmentReader } = app.context;
@@ -125,7 +107,7 @@ export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'List shipments, newest first, with filters and keyset pagination',
         security: bearerSecurity,
-        querystring: ListQuerySchema,
+        querystring: ShipmentListQuery,
         response: {
           200: Type.Object({ api_response: Type.String(), data: Type.Array(ShipmentV5), next_page: Nullable(Type.String()) }),
           ...errors,

@@ -1,4 +1,4 @@
-import { SHIPMENT_STATUSES } from '../../../core/shipment-status.js';
+import { SHIPMENT_STATUSES, type ShipmentStatus } from '../../../core/shipment-status.js';
 import { html, type SafeHtml } from '../html.js';
 import { eventTime, pill, serviceTime } from './console-format.js';
 import { type ConsoleSession, noticeBox, renderConsolePage } from './console-layout.js';
@@ -17,7 +17,7 @@ export const SEARCH_FIELDS: Array<[SearchField, string]> = [
 export interface ListFilters {
   search_by: SearchField;
   q?: string;
-  status?: string;
+  status?: ShipmentStatus;
   created_date_from?: string;
   created_date_to?: string;
   updated_date_from?: string;
