@@ -1,0 +1,65 @@
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RenderedShipment, shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
+import type { ShapeVersion } from '../../src/domain/shipments/shipment.presenter.js';
+import { sendShipment, sendShipmentPage } from '../../src/http/shipment-reply.js';
+
+const rendered = (version: ShapeVersion, object: object, podUrl: string | null = null): RenderedShipment => ({
+  version,
+  json: Buffer.from(JSON.stringify(object)),
+  podUrl,
+});
+
+/** Answers written from renderings: the envelope, the kept bytes, and v5.2's pod_url as the shipment's last field. */
+describe('shipment answers', () => {
+  const app = Fastify();
+  let next: (reply: Parameters<typeof sendShipment>[0]) => unknown = () => null;
+  app.get('/', async (_request, reply) => next(reply));
+  afterAll(() => app.close());
+
+  const answer = async (send: typeof next) => {
+    next = send;
+    const res = await app.inject({ method: 'GET', url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    return res.body;
+  };
+
+  it('writes a v5 shipment as rendered', async () => {
+    const shipment = rendered('v5', { shipment_uuid: 'u-1', note: 'Zoë' });
+    expect(await answer((reply) => sendShipment(reply, shipment))).toBe(
+      '{"api_response":"200","data":{"shipment_uuid":"u-1","note":"Zoë"}}',
+    );
+    expect(shipmentObject(shipment)).toEqual({ shipment_uuid: 'u-1', note: 'Zoë' });
+  });
+
+  it('adds pod_url last to a v5.2 shipment, signed link or null', async () => {
+    const link = 'https://waybill.test/files/pod/x?expires=1&signature=a"b';
+    const signed = rendered('v5.2', { shipment_uuid: 'u-2', parcel_recipient_information: null }, link);
+    const body = await answer((reply) => sendShipment(reply, signed));
+    expect(body).toBe(
+      `{"api_response":"200","data":{"shipment_uuid":"u-2","parcel_recipient_information":null,"pod_url":${JSON.stringify(link)}}}`,
+    );
+    expect(JSON.parse(body).data).toEqual(shipmentObject(signed));
+    expect(Object.keys(shipmentObject(signed)).at(-1)).toBe('pod_url');
+
+    const unsigned = rendered('v5.2', { shipment_uuid: 'u-3' });
+    expect(await answer((reply) => sendShipment(reply, unsigned))).toBe(
+      '{"api_response":"200","data":{"shipment_uuid":"u-3","pod_url":null}}',
+    );
+    // The kept rendering is shared with later answers: writing one leaves it as it was.
+    expect(Buffer.from(unsigned.json).toString()).toBe('{"shipment_uuid":"u-3"}');
+  });
+
+  it('writes a list page with its cursor', async () => {
+    const page = { shipments: [rendered('v5', { shipment_uuid: 'a' }), rendered('v5', { shipment_uuid: 'b' })], next_page: 'c"1' };
+    expect(JSON.parse(await answer((reply) => sendShipmentPage(reply, page)))).toEqual({
+      api_response: '200',
+      data: [{ shipment_uuid: 'a' }, { shipment_uuid: 'b' }],
+      next_page: 'c"1',
+    });
+    expect(await answer((reply) => sendShipmentPage(reply, { shipments: [page.shipments[0]], next_page: null }))).toBe(
+      '{"api_response":"200","data":[{"shipment_uuid":"a"}],"next_page":null}',
+    );
+  });
+});
