@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from './common.js';
 import { OperatingHours } from './shipment-output.schemas.js';
 
@@ -61,3 +61,6 @@ export const PudoQuerySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A search, as the PUDO service takes it. */
+export type PudoQuery = Static<typeof PudoQuerySchema>;

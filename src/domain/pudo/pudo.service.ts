@@ -4,22 +4,12 @@ import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, ty
 import { PostalCentroidIndex } from '../../core/postal-centroids.js';
 import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
 import type { Repositories } from '../../db/repositories/index.js';
+import type { PudoQuery } from '../../schemas/pudo.schemas.js';
 import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { countryByCode } from '../reference-data.js';
 import { searchPudoLocations } from './pudo-search.js';
-
-export interface PudoQuery {
-  carrier_reference: string;
-  lat?: number;
-  lng?: number;
-  postal_code?: string;
-  country_code?: string;
-  radius_meters?: number;
-  services?: string;
-  limit?: number;
-}
 
 export const DEFAULT_RADIUS_METERS = 5_000;
 
