@@ -1,4 +1,4 @@
-import { type ReturnStatus } from '../../core/return-status.js';
+import type { ReturnStatus } from '../../core/return-status.js';
 import type { ReturnRow } from '../../db/repositories/returns.repository.js';
 import { createResponseStatus } from './return-transitions.js';
 
