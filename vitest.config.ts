@@ -27,6 +27,7 @@ const unit = [
   'test/pudo/pudo-dataset.test.ts',
   'test/pudo/pudo-search.test.ts',
   'test/http/field-errors.test.ts',
+  'test/http/shipment-reply.test.ts',
   'test/webhooks/address-guard.test.ts',
 ];
 
