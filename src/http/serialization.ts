@@ -38,7 +38,22 @@ export function compileSerializer(schema: unknown, shared: Schema[] = []): (data
   return fastJsonStringify(simplifyNullable(schema) as SerializerSchema, { schema: external as Record<string, SerializerSchema> });
 }
 
+/**
+ * Serializers already compiled in this process, by response schema and by the list of shared schemas they
+ * resolve against (both are module constants): a second app built in one process (tests build many) reuses
+ * them instead of compiling every route's again.
+ */
+const compiled = new WeakMap<Schema[], WeakMap<object, (data: unknown) => string>>();
+
 /** Response serialization from the route schemas (`compileSerializer`). */
 export function registerSerialization(app: FastifyInstance, shared: Schema[]): void {
-  app.setSerializerCompiler(({ schema }) => compileSerializer(schema, shared));
+  let bySchema = compiled.get(shared);
+  if (!bySchema) compiled.set(shared, (bySchema = new WeakMap()));
+  const cache = bySchema;
+  app.setSerializerCompiler(({ schema }) => {
+    if (!schema || typeof schema !== 'object') return compileSerializer(schema, shared);
+    let serializer = cache.get(schema);
+    if (!serializer) cache.set(schema, (serializer = compileSerializer(schema, shared)));
+    return serializer;
+  });
 }

@@ -41,6 +41,22 @@ export function nulAt(input: unknown): string[] | null {
   return null;
 }
 
+const ajvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
+let shared: { strictAjv: Ajv; coercingAjv: Ajv } | null = null;
+
+/**
+ * One pair of Ajv instances per process: Ajv keeps what it compiled by schema, and the route schemas are
+ * module constants, so every app built in the process (tests build many) compiles each schema once. Compiled
+ * validators hold no state of an app.
+ */
+function validators(): { strictAjv: Ajv; coercingAjv: Ajv } {
+  shared ??= {
+    strictAjv: addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false })),
+    coercingAjv: addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' })),
+  };
+  return shared;
+}
+
 /**
  * Two validators: bodies are checked as sent (no type coercion: `null` stays null, "1" is not 1);
  * query strings and path parameters arrive as text, so they are coerced to the declared types.
@@ -50,10 +66,7 @@ export function nulAt(input: unknown): string[] | null {
  * checked before it was parsed (body-parser.ts).
  */
 export function registerValidation(app: FastifyInstance): void {
-  const options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;
-  const strictAjv = addFormats.default(new Ajv({ ...options, coerceTypes: false }));
-  const coercingAjv = addFormats.default(new Ajv({ ...options, coerceTypes: 'array' }));
-  // Ajv caches compiled schemas itself, so routes sharing a schema compile it once.
+  const { strictAjv, coercingAjv } = validators();
   // Unknown body fields of merchant callers are removed and named rather than refused (unknown-fields.ts).
   registerUnknownFields(app);
   app.setValidatorCompiler(({ schema, httpPart }) =>
