@@ -47,13 +47,14 @@ const compiled = new WeakMap<Schema[], WeakMap<object, (data: unknown) => string
 
 /** Response serialization from the route schemas (`compileSerializer`). */
 export function registerSerialization(app: FastifyInstance, shared: Schema[]): void {
-  let bySchema = compiled.get(shared);
-  if (!bySchema) compiled.set(shared, (bySchema = new WeakMap()));
-  const cache = bySchema;
+  const cache = compiled.get(shared) ?? new WeakMap<object, (data: unknown) => string>();
+  compiled.set(shared, cache);
   app.setSerializerCompiler(({ schema }) => {
     if (!schema || typeof schema !== 'object') return compileSerializer(schema, shared);
-    let serializer = cache.get(schema);
-    if (!serializer) cache.set(schema, (serializer = compileSerializer(schema, shared)));
+    const kept = cache.get(schema);
+    if (kept) return kept;
+    const serializer = compileSerializer(schema, shared);
+    cache.set(schema, serializer);
     return serializer;
   });
 }
