@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Receiver } from '../webhooks/receiver.js';
 import { Ledger, RetryingClient, runLane, type ShipmentRecord, seeded } from './crash-load.js';
 import { createDatabase, reachablePostgres } from './postgres.js';
-import { freePort, ServiceProcess, sleep } from './service-process.js';
+import { freePort, issueToken, ServiceProcess, sleep } from './service-process.js';
 
 /**
  * Crash safety: the real service under a mixed write load, killed with SIGKILL at random moments and started
@@ -56,16 +56,7 @@ async function crashRun(database: { label: string; env: Record<string, string> }
       booking: ['outbound', 'return'],
     });
     await admin(`/accounts/${account.account_uuid}/webhooks/`, { url: receiver.url });
-    const token = (
-      await fetch(`${service.url}/auth/oauth/token/`, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      }).then((r) => r.json())
-    ).access_token as string;
+    const token = await issueToken(service.url, creds.client_id, creds.client_secret);
 
     // Load, with kills at random moments while it runs.
     const client = new RetryingClient(service.url, token);

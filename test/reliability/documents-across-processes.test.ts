@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bookableShipment } from '../booking/fixtures.js';
 import { createDatabase, reachablePostgres } from './postgres.js';
-import { freePort, ServiceProcess, sleep } from './service-process.js';
+import { freePort, issueToken, ServiceProcess, sleep } from './service-process.js';
 
 /**
  * Several API processes on several hosts share the database and nothing else. A label rendered by one process
@@ -57,32 +58,16 @@ describe('documents across API processes', () => {
           carrier_reference: 'sb',
           booking: ['outbound'],
         });
-        const token = (
-          await fetch(`${a.url}/auth/oauth/token/`, {
-            method: 'POST',
-            headers: {
-              authorization: `Basic ${Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64')}`,
-              'content-type': 'application/x-www-form-urlencoded',
-            },
-            body: 'grant_type=client_credentials',
-          }).then((r) => r.json())
-        ).access_token as string;
+        const token = await issueToken(a.url, creds.client_id, creds.client_secret);
 
-        const created = await call(a, 'POST', '/v5/shipment/', token, {
-          shipment_id: 'ACROSS-1',
-          sender_address: { company: 'Acme Warehouse', line1: 'Lagerstraße 5', city: 'Hamburg', postal_code: '20095', country_code: 'DE' },
-          recipient_address: {
-            first_name: 'Ada',
-            last_name: 'Lovelace',
-            line1: 'Keizersgracht 1',
-            city: 'Amsterdam',
-            postal_code: '1015 CJ',
-            country_code: 'NL',
-          },
-          weight: { amount: 1250, unit: 'g' },
-          // The sandbox answers with HTTP 299: the label is rendered later, by the worker of process A.
-          shipping_service: 'sandbox_delayed_label',
-        });
+        // The sandbox answers with HTTP 299: the label is rendered later, by the worker of process A.
+        const created = await call(
+          a,
+          'POST',
+          '/v5/shipment/',
+          token,
+          bookableShipment('ACROSS-1', { shipping_service: 'sandbox_delayed_label' }),
+        );
         expect(created.status, JSON.stringify(created.body)).toBe(200);
         const booked = await call(a, 'POST', '/v5/booking/', token, {
           shipment_uuid: created.body.data.shipment_uuid,

@@ -89,6 +89,20 @@ export class ServiceProcess {
   }
 }
 
+/** An access token from a running service's token endpoint (client credentials). */
+export async function issueToken(url: string, clientId: string, clientSecret: string): Promise<string> {
+  const res = await fetch(`${url}/auth/oauth/token/`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
