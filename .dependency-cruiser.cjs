@@ -41,6 +41,15 @@ module.exports = {
       to: { path: '^src/(?!core/)' },
     },
     {
+      name: 'carrier-detection-is-pure',
+      comment:
+        'Tracking-number detection (src/carriers/detect) is check-digit arithmetic on a string: it may use src/core ' +
+        'and nothing else of src/, so the API, the services and the carriers can all call it.',
+      severity: 'error',
+      from: { path: '^src/carriers/detect/' },
+      to: { path: '^src/(?!carriers/detect/|core/)' },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import the checker cannot resolve is either a typo or a missing dependency, and hides an edge from the rules above.',
       severity: 'error',
