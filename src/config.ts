@@ -9,6 +9,8 @@ export interface Config {
   /** SQLite: `full` syncs every commit to disk (an acknowledged write survives a power loss); `normal` does not. */
   sqliteSynchronous: SqliteSynchronous;
   redisUrl: string | null;
+  /** `WAYBILL_CARRIER_<ID>_<SETTING>` variables: carriers' base URLs and platform credentials (src/carriers/sdk/operator-settings.ts). */
+  carrierEnv: Record<string, string>;
   /** Start of every rate-limit key in Redis, so several deployments can share one Redis. */
   rateLimitPrefix: string;
   adminToken: string | null;
@@ -97,6 +99,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     sqliteSynchronous: sqliteSynchronous(env),
     redisUrl: optional(env, 'REDIS_URL'),
+    carrierEnv: Object.fromEntries(
+      Object.entries(env).filter(
+        (entry): entry is [string, string] => entry[0].startsWith('WAYBILL_CARRIER_') && typeof entry[1] === 'string',
+      ),
+    ),
     rateLimitPrefix: optional(env, 'WAYBILL_RATE_LIMIT_PREFIX') ?? 'waybill:rl:',
     adminToken: optional(env, 'WAYBILL_ADMIN_TOKEN'),
     secretKey: optional(env, 'WAYBILL_SECRET_KEY'),

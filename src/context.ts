@@ -1,6 +1,8 @@
+import type { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { isPhaseKey, phaseName } from './carriers/phases.js';
 import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registry.js';
+import { type CarrierToolkit, carrierToolkit } from './carriers/sdk/toolkit.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
@@ -49,6 +51,8 @@ export interface AppContext {
   adminToken: string;
   adminTokenFile: string | null;
   carriers: CarrierRegistry;
+  /** Transport, token cache, limits and metrics the carrier adapters share. */
+  carrierKit: CarrierToolkit;
   auth: AuthService;
   accounts: AccountsService;
   carrierConfigs: CarrierConfigsService;
@@ -78,6 +82,8 @@ export interface ContextOptions {
   pgSchema?: string;
   migrate?: boolean;
   logger?: Logger;
+  /** Shares carrier tokens between processes (the server's connection, when REDIS_URL is set). */
+  redis?: Redis | null;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -97,7 +103,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
   }
   const secrets = Secrets.load(config.secretKey, config.dataDir);
   const admin = loadAdminToken(config.adminToken, config.dataDir);
-  const carriers = defaultCarrierRegistry();
+  const carrierKit = carrierToolkit({
+    env: config.carrierEnv,
+    redis: options.redis ?? null,
+    seal: (plain) => secrets.encrypt(plain),
+    unseal: (sealed) => secrets.decrypt(sealed),
+    now: () => clock.now().getTime(),
+  });
+  const carriers = defaultCarrierRegistry(carrierKit);
   const credentialsRepo = new CredentialsRepository(database.db);
   const auth = new AuthService(credentialsRepo, secrets, clock, config.credentialCacheSeconds * 1000);
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
@@ -175,6 +188,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     adminToken: admin.token,
     adminTokenFile: admin.file,
     carriers,
+    carrierKit,
     auth,
     accounts,
     carrierConfigs,
@@ -199,6 +213,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       await worker.stop();
       await webhookJob.close();
       await labels.close();
+      await carrierKit.http.close();
       await database.close();
     },
   };

@@ -21,8 +21,11 @@ export interface RunningServer {
  * call; connections still open then are closed, and jobs still running are left to their leases.
  */
 export async function startServer(config: Config, options: ContextOptions = {}): Promise<RunningServer> {
-  const context = await createContext(config, options);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+  const context = await createContext(config, { redis, ...options }).catch((error) => {
+    redis?.disconnect();
+    throw error;
+  });
   if (redis) watchRedis(redis, context.log);
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);

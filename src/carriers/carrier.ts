@@ -1,4 +1,7 @@
+import type { TObject } from '@sinclair/typebox';
 import type { EventKey, PhaseKey } from './phases.js';
+import type { CarrierLimits } from './sdk/limits.js';
+import type { CarrierEnvironment } from './sdk/settings.js';
 
 /** The descriptive Carrier record of the interface. */
 export interface CarrierRecord {
@@ -102,6 +105,11 @@ export interface CarrierError {
   retryable: boolean;
   /** The carrier's own hint (e.g. a 429's Retry-After); the scheduler's back-off applies otherwise. */
   retry_after_seconds?: number;
+  /**
+   * The carrier throttled the credential (`rate`: a 429; `quota`: the day's calls are spent). Not the
+   * shipment's fault: it is polled again after the pause without counting a failure against it.
+   */
+  throttled?: 'rate' | 'quota';
   /** For logs and operators; may quote the carrier, never our secrets. */
   message: string;
 }
@@ -111,7 +119,9 @@ export interface ProofOfDelivery {
   /** Stable identifier of the file at the carrier: fetch again only when it changes. */
   reference: string;
   file_name: string;
-  content_type: 'image/png' | 'image/jpeg' | 'application/pdf';
+  content_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'application/pdf';
+  /** Who signed for the parcel, when the carrier says. */
+  signed_by?: string;
   /** Downloads the file; a failure is data, as for `track`. */
   fetch(options: { signal?: AbortSignal }): Promise<{ status: 'ok'; content: Buffer } | CarrierError>;
 }
@@ -144,6 +154,22 @@ export interface CarrierAdapter {
   /** The descriptive record, also the source of the 6-character id. */
   readonly record: CarrierRecord;
   readonly capabilities: CarrierCapabilities;
+  /** The settings a configuration of this carrier holds (TypeBox; secrets marked with `secret()`). */
+  readonly settingsSchema: TObject;
+  /** `production`, and `sandbox` where the carrier has a test environment. */
+  readonly environments: readonly CarrierEnvironment[];
+  /** What the carrier allows one credential; absent for carriers we do not call over the network. */
+  readonly limits?: CarrierLimits;
+  /**
+   * Event keys hash offset-less times by their UTC instant (the formula before carriers without offsets
+   * arrived). Only the sandbox keeps it, so that events it stored earlier are not stored twice.
+   */
+  readonly legacyEventKeys?: boolean;
+  /**
+   * Carrier calls this credential may still make today, or null without a daily quota (the poller
+   * spends what is left on the most urgent shipments first).
+   */
+  callsLeftToday?(settings: CarrierSettings): number | null;
 
   /**
    * Looks up tracking numbers in one call (adapters batch or split as their carrier allows).

@@ -1,5 +1,6 @@
+import { carrierAdapters } from './adapters.js';
 import type { CarrierAdapter } from './carrier.js';
-import { SandboxCarrier } from './sandbox/sandbox.carrier.js';
+import { type CarrierToolkit, carrierToolkit } from './sdk/toolkit.js';
 
 /** The carriers this service can talk to, by their 6-character id. */
 export class CarrierRegistry {
@@ -20,8 +21,13 @@ export class CarrierRegistry {
   ids(): string[] {
     return [...this.byId.keys()];
   }
+
+  all(): CarrierAdapter[] {
+    return [...this.byId.values()];
+  }
 }
 
-export function defaultCarrierRegistry(): CarrierRegistry {
-  return new CarrierRegistry([new SandboxCarrier()]);
+/** Every carrier this build knows, sharing one toolkit (transport, token cache, limits, operator settings). */
+export function defaultCarrierRegistry(kit: CarrierToolkit = carrierToolkit()): CarrierRegistry {
+  return new CarrierRegistry(carrierAdapters(kit));
 }

@@ -38,9 +38,11 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
     duration.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  // Carrier calls are counted by the carriers' toolkit, in its own registry, and exposed here with the rest.
+  const exposed = client.Registry.merge([registry, app.context.carrierKit.metrics.registry]);
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
+    reply.type(exposed.contentType);
+    return exposed.metrics();
   });
   return registry;
 }

@@ -29,8 +29,8 @@ const base: CarrierEvent = {
   additional_info: { carrier_code: 'ARR', carrier_description: 'Arrived at sort centre' },
 };
 
-const key = (event: Partial<CarrierEvent>, carrier = 'sandbx', trackingNumber = 'WB2000002') =>
-  eventKey(carrier, trackingNumber, { ...base, ...event });
+const key = (event: Partial<CarrierEvent>, carrier = 'sandbx', trackingNumber = 'WB2000002', legacy = true) =>
+  eventKey(carrier, trackingNumber, { ...base, ...event }, undefined, { legacy });
 
 describe('eventKey', () => {
   it('is a stable SHA-256 hex string', () => {
@@ -43,6 +43,17 @@ describe('eventKey', () => {
     expect(key({ time: '2026-03-29T10:15:00', timezone: 'Europe/Berlin' })).toBe(key({}));
     expect(key({ event: 'Arrived at hub', additional_info: { carrier_code: 'ARR', carrier_description: 'Reworded' } })).toBe(key({}));
     expect(key({}, 'sandbx', ' wb2 000 002 ')).toBe(key({}));
+  });
+
+  it('keys a time without offset by its text, so a better timezone later does not make the event new', () => {
+    const berlin = key({ time: '2026-03-29T10:15:00', timezone: 'Europe/Berlin' }, 'dhlglb', 'X1', false);
+    expect(key({ time: '2026-03-29T10:15:00', timezone: null }, 'dhlglb', 'X1', false)).toBe(berlin);
+    expect(key({ time: ' 2026-03-29T10:15:00 ', timezone: 'Europe/Lisbon' }, 'dhlglb', 'X1', false)).toBe(berlin);
+    expect(key({ time: '2026-03-29T10:16:00', timezone: 'Europe/Berlin' }, 'dhlglb', 'X1', false)).not.toBe(berlin);
+    // With an offset, the instant still decides, however it is written.
+    expect(key({ time: '2026-03-29T08:15:00Z' }, 'dhlglb', 'X1', false)).toBe(
+      key({ time: '2026-03-29T10:15:00+02:00' }, 'dhlglb', 'X1', false),
+    );
   });
 
   it('tells apart carrier, number, instant, precision, code and place', () => {

@@ -10,7 +10,7 @@ describe('GET /v5/carrier-configs/', () => {
 
   it("lists the account's configurations with the Carrier record and never settings", async () => {
     const acct = await t.account({
-      carriers: [{ carrier_reference: 'sb-out', booking: ['outbound'], settings: { password: 'hunter2' } }],
+      carriers: [{ carrier_reference: 'sb-out', booking: ['outbound'], settings: { api_key: 'hunter2-secret' } }],
     });
     const res = await t.call(acct.token, 'GET', '/v5/carrier-configs/');
     expect(res.statusCode).toBe(200);

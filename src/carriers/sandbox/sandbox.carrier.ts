@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { PudoLocationRecord } from '../../core/pudo-location.js';
 import type { BookingCapable, BookRequest, BookResult, CarrierFieldError, PudoCapable } from '../booking.js';
 import type {
@@ -11,6 +12,7 @@ import type {
   TrackResult,
 } from '../carrier.js';
 import type { PushCapable, PushUpdate } from '../push.js';
+import { PollIntervalSetting, secret } from '../sdk/settings.js';
 import { sandboxPudoDataset } from './pudo-dataset.js';
 import { bookWithSandbox, checkSandboxBooking } from './sandbox.booking.js';
 import { isShipmentPayload, mapFileResponse, mapScansResponse } from './sandbox.mapper.js';
@@ -53,6 +55,24 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
   };
 
   readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: true };
+
+  readonly settingsSchema = Type.Object({
+    step_seconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, description: 'Seconds between steps of the live (WB8…) scenario; default 60' }),
+    ),
+    label_format: Type.Optional(
+      Type.Union([Type.Literal('pdf'), Type.Literal('png'), Type.Literal('zpl')], { description: 'Default label format' }),
+    ),
+    poll_interval_seconds: PollIntervalSetting,
+    api_key: Type.Optional(
+      secret(Type.String({ minLength: 1, description: 'Not used by the sandbox: lets a merchant rehearse storing a credential' })),
+    ),
+  });
+
+  readonly environments = ['sandbox'] as const;
+
+  /** Its events were stored with the first key formula; keeping it stores none of them twice. */
+  readonly legacyEventKeys = true;
 
   constructor(private readonly transport: SandboxTransport = new SandboxTransport()) {}
 

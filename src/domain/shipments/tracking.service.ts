@@ -23,6 +23,8 @@ export interface ApplyContext {
   adapter: CarrierAdapter;
   /** From the carrier configuration's `poll_interval_seconds`. */
   maxIntervalMs?: number;
+  /** The carrier asks not to be polled for one number more often than this (`limits.min_poll_interval_seconds`). */
+  minIntervalMs?: number;
 }
 
 /** Carrier events turned into stored events; events whose time cannot be read are left out and reported. */
@@ -40,7 +42,7 @@ export function toNewEvents(
       return;
     }
     rows.push({
-      dedupe_key: eventKey(adapter.record.id, trackingNumber, event, time),
+      dedupe_key: eventKey(adapter.record.id, trackingNumber, event, time, { legacy: adapter.legacyEventKeys === true }),
       origin: 'carrier',
       event: event.event,
       event_key: event.event_key,
@@ -159,6 +161,11 @@ export class TrackingService {
     // The tracking identity changed while the carrier was asked: this answer is for the old one.
     if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return write();
 
+    if (result.status === 'error' && result.throttled) {
+      // The credential was throttled, not this shipment: it waits out the pause without a failure counted.
+      const waitMs = Math.max(1, result.retry_after_seconds ?? 60) * 1000 + Math.floor(jitter * 30_000);
+      return write({ next_poll_at: new Date(now.getTime() + waitMs).toISOString() });
+    }
     if (result.status === 'error') {
       const failures = shipment.poll_failures + 1;
       const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
@@ -198,7 +205,9 @@ export class TrackingService {
     }
     const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
     const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
-    return write({ next_poll_at: next?.toISOString() ?? null, poll_failures: 0 });
+    const earliest = now.getTime() + (context.minIntervalMs ?? 0);
+    const due = next && next.getTime() < earliest ? new Date(earliest) : next;
+    return write({ next_poll_at: due?.toISOString() ?? null, poll_failures: 0 });
   }
 
   /** Ends tracking of a shipment whose carrier configuration is gone. */

@@ -1,0 +1,244 @@
+import type { TObject } from '@sinclair/typebox';
+import { parseEventTime } from '../../core/event-time.js';
+import type {
+  CarrierAdapter,
+  CarrierCapabilities,
+  CarrierError,
+  CarrierEvent,
+  CarrierRecord,
+  CarrierSettings,
+  TrackOptions,
+  TrackRequest,
+  TrackResult,
+} from '../carrier.js';
+import { type CodeTable, mapCode } from './codes.js';
+import type { CallAuth, CarrierCall, CarrierResponse } from './http.js';
+import type { CarrierLimits } from './limits.js';
+import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from './settings.js';
+import { type IssuedToken, TokenCache } from './token-cache.js';
+import type { CarrierToolkit } from './toolkit.js';
+
+/** Everything one batch of tracking calls needs: the settings in force, where to call, and the deadline. */
+export interface CallContext {
+  /** The configuration's settings over the operator's defaults, already checked against the schema. */
+  settings: Readonly<Record<string, unknown>>;
+  environment: CarrierEnvironment;
+  /** The base URL for this environment, or the operator's `WAYBILL_CARRIER_<ID>_BASE_URL`. */
+  baseUrl: string;
+  signal?: AbortSignal;
+  now: Date;
+  /** Secret values of this configuration, redacted from every message. */
+  secrets: string[];
+  /** Identifies the credential: token cache and limits are kept per credential. */
+  credentialKey: string;
+}
+
+/**
+ * The base of every adapter that calls a carrier over HTTP. It owns what every carrier needs the same
+ * way: settings (merchant's over operator's, checked), base URLs (operator's override), limits per
+ * credential (batch size, concurrency, rate, daily quota, pauses after 429s), the token cache, one
+ * result per request in request order, events oldest first, and never throwing. An adapter writes
+ * only `trackBatch`: its endpoint, its payload, its codes.
+ */
+export abstract class HttpCarrier implements CarrierAdapter {
+  abstract readonly record: CarrierRecord;
+  abstract readonly capabilities: CarrierCapabilities;
+  abstract readonly settingsSchema: TObject;
+  abstract readonly limits: CarrierLimits;
+  /** The carrier's documented base URLs (scheme and host, no trailing slash). */
+  protected abstract readonly baseUrls: { production: string; sandbox?: string };
+
+  constructor(protected readonly kit: CarrierToolkit) {}
+
+  get environments(): CarrierEnvironment[] {
+    return this.baseUrls.sandbox ? ['production', 'sandbox'] : ['production'];
+  }
+
+  /**
+   * Looks up at most `limits.numbers_per_call` numbers in one carrier call. Returns one result per
+   * number (any order; matched by number), or one error for all of them.
+   */
+  protected abstract trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError>;
+
+  /** The settings that identify the credential (default: every secret, `client_id`, and the environment). */
+  protected credentialParts(settings: Readonly<Record<string, unknown>>): unknown[] {
+    const names = Object.keys(this.settingsSchema.properties).filter(
+      (name) => name === 'client_id' || name === 'environment' || isSecret(this.settingsSchema.properties[name]),
+    );
+    return names.sort().map((name) => [name, settings[name] ?? null]);
+  }
+
+  /** Settings in force: the configuration's over the operator's `WAYBILL_CARRIER_<ID>_<SETTING>`. */
+  effectiveSettings(settings: CarrierSettings): Record<string, unknown> {
+    return { ...this.kit.operator.defaults(this.record.id, Object.keys(this.settingsSchema.properties)), ...settings };
+  }
+
+  /** The key of the credential these settings hold: token cache and limits are kept per credential. */
+  credentialKey(settings: Readonly<Record<string, unknown>>): string {
+    return TokenCache.key(this.record.id, this.credentialParts(settings));
+  }
+
+  callsLeftToday(settings: CarrierSettings): number | null {
+    const effective = this.effectiveSettings(settings);
+    return this.kit.gates.find(this.credentialKey(effective))?.remainingToday() ?? this.limits.daily_quota;
+  }
+
+  async track(requests: readonly TrackRequest[], settings: CarrierSettings, options: TrackOptions): Promise<TrackResult[]> {
+    const effective = this.effectiveSettings(settings);
+    const problems = checkSettings(this.settingsSchema, effective);
+    if (problems.length > 0) {
+      const message = `The ${this.record.name} configuration is incomplete: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join(' ')}`;
+      return requests.map((r) => ({ status: 'error', tracking_number: r.tracking_number, retryable: false, message }));
+    }
+    const context = this.context(effective, options);
+    const gate = this.kit.gates.gate(context.credentialKey, this.limits);
+    const size = Math.max(1, this.limits.numbers_per_call);
+    const numbers = [...new Set(requests.map((r) => r.tracking_number))];
+    const answers = new Map<string, TrackResult>();
+    const batches: string[][] = [];
+    for (let i = 0; i < numbers.length; i += size) batches.push(numbers.slice(i, i + size));
+    await Promise.all(
+      batches.map(async (batch) => {
+        const outcome = await gate.run(() => this.safeBatch(batch, context), options.signal);
+        if ('paused' in outcome) {
+          const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
+          const message =
+            outcome.reason === 'quota'
+              ? `${this.record.name}: this credential's daily quota is spent until its reset`
+              : `${this.record.name}: this credential is paused after the carrier throttled it`;
+          for (const n of batch)
+            answers.set(n, {
+              status: 'error',
+              tracking_number: n,
+              retryable: true,
+              throttled: outcome.reason,
+              retry_after_seconds: seconds,
+              message,
+            });
+          return;
+        }
+        if ('aborted' in outcome) {
+          for (const n of batch)
+            answers.set(n, {
+              status: 'error',
+              tracking_number: n,
+              retryable: true,
+              message: `${this.record.name} call abandoned at its deadline`,
+            });
+          return;
+        }
+        const throttled = Array.isArray(outcome)
+          ? outcome.find((r) => r.status === 'error' && r.throttled)
+          : outcome.throttled
+            ? outcome
+            : undefined;
+        if (throttled && throttled.status === 'error' && throttled.throttled) {
+          const until = throttled.retry_after_seconds !== undefined ? this.kit.now() + throttled.retry_after_seconds * 1000 : undefined;
+          gate.pause(throttled.throttled, until);
+        }
+        if (!Array.isArray(outcome)) {
+          for (const n of batch) answers.set(n, { ...outcome, tracking_number: n });
+          return;
+        }
+        const byNumber = new Map(outcome.map((result) => [normalize(result.tracking_number), result]));
+        for (const n of batch) {
+          const result = byNumber.get(normalize(n));
+          answers.set(
+            n,
+            result
+              ? this.ordered({ ...result, tracking_number: n })
+              : { status: 'error', tracking_number: n, retryable: true, message: `${this.record.name} gave no answer for this number` },
+          );
+        }
+      }),
+    );
+    return requests.map((r) => answers.get(r.tracking_number) as TrackResult);
+  }
+
+  /** Calls the carrier through the shared transport, with this adapter's id, secrets and the call's deadline. */
+  protected call(context: CallContext, call: Omit<CarrierCall, 'carrier' | 'secrets' | 'signal'>): Promise<CarrierResponse | CarrierError> {
+    return this.kit.http.call({ ...call, carrier: this.record.id, secrets: context.secrets, signal: context.signal });
+  }
+
+  /**
+   * Bearer authorization from the token cache: `issue` runs once per credential until the token nears
+   * its expiry, however many calls share it; a 401 drops the token and the call is retried once.
+   */
+  protected bearer(context: CallContext, issue: () => Promise<IssuedToken | CarrierError>): CallAuth {
+    let current: string | null = null;
+    return {
+      headers: async () => {
+        const token = await this.kit.tokens.get(context.credentialKey, issue);
+        if (typeof token !== 'string') return token;
+        current = token;
+        context.secrets.push(token);
+        return { authorization: `Bearer ${token}` };
+      },
+      invalidate: () => {
+        if (current) this.kit.tokens.invalidate(context.credentialKey, current);
+      },
+    };
+  }
+
+  /** The event key of a carrier code (composite codes first), counting codes the table lacks. */
+  protected code(table: CodeTable, codes: ReadonlyArray<string | null | undefined>) {
+    return mapCode(table, codes, { carrier: this.record.id, metrics: this.kit.metrics });
+  }
+
+  /** A failure for a carrier answer the adapter cannot read (e.g. a 400 or an unexpected body). */
+  protected unreadable(context: CallContext, response: CarrierResponse, what = 'answer'): CarrierError {
+    const text = response.text().replace(/\s+/g, ' ').trim().slice(0, 200);
+    let message = `${this.record.name} ${what} could not be read (HTTP ${response.status})${text ? `: ${text}` : ''}`;
+    for (const secret of context.secrets) if (secret.length >= 4) message = message.split(secret).join('[redacted]');
+    return { status: 'error', retryable: response.status >= 500, message };
+  }
+
+  private context(settings: Record<string, unknown>, options: TrackOptions): CallContext {
+    const environment = environmentOf(settings);
+    const baseUrl = this.kit.operator.baseUrl(this.record.id) ?? this.baseUrls[environment] ?? this.baseUrls.production;
+    const secrets = Object.entries(settings)
+      .filter(([name, value]) => typeof value === 'string' && (name === 'client_id' || isSecret(this.settingsSchema.properties[name])))
+      .map(([, value]) => value as string);
+    return {
+      settings,
+      environment,
+      baseUrl,
+      signal: options.signal,
+      now: options.now,
+      secrets,
+      credentialKey: this.credentialKey(settings),
+    };
+  }
+
+  private async safeBatch(batch: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
+    try {
+      return await this.trackBatch(batch, context);
+    } catch (error) {
+      // The contract says adapters never throw; a mapping bug becomes a retryable failure, its message kept short.
+      const message = error instanceof Error ? error.message : String(error);
+      let text = `${this.record.name} answer could not be mapped: ${message.slice(0, 200)}`;
+      for (const secret of context.secrets) if (secret.length >= 4) text = text.split(secret).join('[redacted]');
+      return { status: 'error', retryable: true, message: text };
+    }
+  }
+
+  /** Events oldest first whatever order the carrier used; the carrier's order breaks ties. */
+  private ordered(result: TrackResult): TrackResult {
+    if (result.status !== 'ok') return result;
+    return { ...result, events: oldestFirst(result.events) };
+  }
+}
+
+/** Sorts events oldest first by the instant their time stands for; stable for equal instants. */
+export function oldestFirst(events: readonly CarrierEvent[]): CarrierEvent[] {
+  const keyed = events.map((event, index) => {
+    const parsed = parseEventTime(event.time, { timezone: event.timezone });
+    return { event, index, utc: parsed.ok ? parsed.time.utc : '' };
+  });
+  keyed.sort((a, b) => (a.utc === b.utc ? a.index - b.index : a.utc < b.utc ? -1 : 1));
+  return keyed.map((k) => k.event);
+}
+
+function normalize(trackingNumber: string): string {
+  return trackingNumber.replace(/\s+/g, '').toUpperCase();
+}

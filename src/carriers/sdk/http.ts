@@ -1,0 +1,261 @@
+import { Agent, request, errors as undiciErrors } from 'undici';
+import type { CarrierError } from '../carrier.js';
+import type { CallOutcome, CarrierMetrics } from './carrier-metrics.js';
+
+/** A request to a carrier API, as an adapter builds it. */
+export interface CarrierCall {
+  carrier: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The poller's or the booking's deadline; the call is abandoned when it fires. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout; default 20 s. */
+  timeoutMs?: number;
+  /** Largest answer accepted; default 4 MiB. */
+  maxBytes?: number;
+  /** Texts that must never appear in logs or errors (credentials, tokens). */
+  secrets?: readonly string[];
+  /**
+   * Retry once after a 5xx or a timeout. True by default: tracking calls are reads. Booking calls pass
+   * false, because a carrier may have booked before its answer was lost.
+   */
+  retry?: boolean;
+  /** Bearer authorization: its header is added, and a 401 drops the token and retries once with a new one. */
+  auth?: CallAuth;
+  /** Recognises a carrier's daily-quota answer (often a 429 or 403 with a message), which pauses until the reset. */
+  isQuotaExceeded?: (response: CarrierResponse) => boolean;
+}
+
+export interface CallAuth {
+  /** The headers to send (e.g. `Authorization: Bearer …`), or the failure to get a token. */
+  headers(): Promise<Record<string, string> | CarrierError>;
+  /** The token was refused: forget it so that the next `headers()` fetches a new one. */
+  invalidate(): void;
+}
+
+/** A carrier's answer whose status the adapter interprets (any status but 429, 5xx and a 401 that survived a retry). */
+export interface CarrierResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text(): string;
+  /** The body as JSON, or undefined when it is not JSON. */
+  json(): unknown;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_MAX_BYTES = 4 * 1_048_576;
+
+/**
+ * The one HTTP client of every carrier adapter (undici, kept-alive connections per origin). It never
+ * throws: network faults, timeouts, throttling and server errors come back as `CarrierError`s, with
+ * the carrier's `Retry-After` (seconds or HTTP date) in `retry_after_seconds`.
+ */
+export class CarrierHttp {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly metrics: CarrierMetrics,
+    private readonly options: { random?: () => number; now?: () => number; connectionsPerOrigin?: number } = {},
+  ) {
+    this.agent = new Agent({ keepAliveTimeout: 30_000, connections: options.connectionsPerOrigin ?? 32, pipelining: 1 });
+  }
+
+  async call(call: CarrierCall): Promise<CarrierResponse | CarrierError> {
+    let retriedServer = false;
+    let retriedAuth = false;
+    for (;;) {
+      const auth = call.auth ? await call.auth.headers() : {};
+      if ('retryable' in auth) return auth as CarrierError;
+      const attempt = await this.once(call, auth);
+      if ('response' in attempt) {
+        const response = attempt.response;
+        if (response.status === 401 && call.auth && !retriedAuth) {
+          retriedAuth = true;
+          call.auth.invalidate();
+          continue;
+        }
+        if (call.isQuotaExceeded?.(response)) {
+          return this.throttled(call, response, 'quota', `${call.carrier} daily quota exhausted (HTTP ${response.status})`);
+        }
+        if (response.status === 429) return this.throttled(call, response, 'rate', `${call.carrier} throttled the call (HTTP 429)`);
+        if (response.status >= 500) {
+          if (call.retry !== false && !retriedServer && !call.signal?.aborted) {
+            retriedServer = true;
+            await this.jitter(call.signal);
+            continue;
+          }
+          const retryAfter = retryAfterSeconds(response.headers['retry-after'], this.now());
+          return {
+            status: 'error',
+            retryable: true,
+            ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
+            message: redact(`${call.carrier} answered HTTP ${response.status}: ${snippet(response.text())}`, call.secrets),
+          };
+        }
+        if (response.status === 401 || response.status === 403) {
+          return {
+            status: 'error',
+            retryable: false,
+            message: redact(`${call.carrier} refused the credentials (HTTP ${response.status}): ${snippet(response.text())}`, call.secrets),
+          };
+        }
+        return response;
+      }
+      if (attempt.outcome === 'timeout' && call.retry !== false && !retriedServer && !call.signal?.aborted) {
+        retriedServer = true;
+        await this.jitter(call.signal);
+        continue;
+      }
+      return { status: 'error', retryable: attempt.outcome !== 'too_large', message: redact(attempt.message, call.secrets) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async once(
+    call: CarrierCall,
+    authHeaders: Record<string, string>,
+  ): Promise<{ response: CarrierResponse } | { outcome: CallOutcome; message: string }> {
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+    const maxBytes = call.maxBytes ?? DEFAULT_MAX_BYTES;
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const { statusCode, headers, body } = await request(call.url, {
+        method: call.method,
+        headers: { 'user-agent': 'Waybill', accept: 'application/json', ...call.headers, ...authHeaders },
+        body: call.body,
+        signal,
+        dispatcher: this.agent,
+      });
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        body.destroy();
+        this.metrics.call(call.carrier, 'too_large', seconds());
+        return { outcome: 'too_large', message: `${call.carrier} answer of ${declared} bytes is over the ${maxBytes}-byte limit` };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          body.destroy();
+          this.metrics.call(call.carrier, 'too_large', seconds());
+          return { outcome: 'too_large', message: `${call.carrier} answer is over the ${maxBytes}-byte limit` };
+        }
+        chunks.push(chunk);
+      }
+      const bytes = Buffer.concat(chunks);
+      this.metrics.call(call.carrier, outcomeOf(statusCode), seconds());
+      return { response: toResponse(statusCode, headers, bytes) };
+    } catch (error) {
+      const outcome: CallOutcome = call.signal?.aborted
+        ? 'aborted'
+        : timeout.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
+          ? 'timeout'
+          : 'network';
+      this.metrics.call(call.carrier, outcome, seconds());
+      const reason = outcome === 'network' ? `: ${(error as Error).message}` : '';
+      return {
+        outcome,
+        message: `${call.carrier} call ${outcome === 'aborted' ? 'abandoned at its deadline' : outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
+      };
+    }
+  }
+
+  private throttled(call: CarrierCall, response: CarrierResponse, kind: 'rate' | 'quota', message: string): CarrierError {
+    const retryAfter = retryAfterSeconds(response.headers['retry-after'], this.now());
+    return {
+      status: 'error',
+      retryable: true,
+      throttled: kind,
+      ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
+      message: redact(`${message}: ${snippet(response.text())}`, call.secrets),
+    };
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  /** 100–600 ms, so that many workers retrying a carrier's hiccup do not arrive together. */
+  private jitter(signal?: AbortSignal): Promise<void> {
+    const ms = 100 + Math.floor((this.options.random ?? Math.random)() * 500);
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+function outcomeOf(status: number): CallOutcome {
+  if (status === 429) return 'throttled';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'client_error';
+  return 'ok';
+}
+
+function toResponse(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): CarrierResponse {
+  let parsed: { value: unknown } | undefined;
+  return {
+    status,
+    headers,
+    body,
+    text: () => body.toString('utf8'),
+    json: () => {
+      if (!parsed) {
+        try {
+          parsed = { value: JSON.parse(body.toString('utf8')) };
+        } catch {
+          parsed = { value: undefined };
+        }
+      }
+      return parsed.value;
+    },
+  };
+}
+
+/**
+ * `Retry-After` in either form: delay-seconds (`120`) or an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`).
+ * Returns whole seconds from `nowMs` (at least 1), or undefined when absent or unreadable.
+ */
+export function retryAfterSeconds(value: string | string[] | undefined, nowMs: number): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d{1,9}$/.test(text)) return Math.max(1, Number(text));
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(1, Math.ceil((at - nowMs) / 1000));
+}
+
+/** The start of a carrier's answer, for messages: one line, at most 200 characters. */
+function snippet(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line || '(empty body)';
+}
+
+/** Replaces every secret (and its URL-encoded and Base64 forms) with `[redacted]`. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const value of secrets) {
+    if (value.length < 4) continue;
+    for (const form of new Set([value, encodeURIComponent(value), Buffer.from(value).toString('base64')])) {
+      out = out.split(form).join('[redacted]');
+    }
+  }
+  return out;
+}
