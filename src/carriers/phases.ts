@@ -30,12 +30,14 @@ interface EventDefinition {
 export const EVENTS = {
   info_received: { phase: 'info_received', description: 'Shipment information received' },
   label_created: { phase: 'info_received', description: 'Shipping label created' },
+  pickup_failed: { phase: 'info_received', description: 'Pickup by the carrier failed' },
   picked_up: { phase: 'in_transit', description: 'Picked up by the carrier' },
   in_transit: { phase: 'in_transit', description: 'In transit' },
   arrived_at_facility: { phase: 'in_transit', description: 'Arrived at a carrier facility' },
   departed_facility: { phase: 'in_transit', description: 'Departed a carrier facility' },
   in_customs: { phase: 'in_transit', description: 'In customs' },
   customs_cleared: { phase: 'in_transit', description: 'Cleared customs' },
+  rescheduled: { phase: 'in_transit', description: 'Delivery rescheduled' },
   out_for_delivery: { phase: 'out_for_delivery', description: 'Out for delivery' },
   delivery_attempt_failed: { phase: 'failed_attempt', description: 'Delivery attempt failed' },
   available_for_pickup: { phase: 'available_for_pickup', description: 'Available for pickup' },
@@ -48,6 +50,7 @@ export const EVENTS = {
   lost: { phase: 'exception', description: 'Lost' },
   delayed: { phase: 'exception', description: 'Delayed' },
   refused_by_recipient: { phase: 'exception', description: 'Refused by the recipient' },
+  cancelled: { phase: 'exception', description: 'Shipment cancelled' },
   returning_to_sender: { phase: 'return_to_sender', description: 'Returning to sender' },
   returned_to_sender: { phase: 'return_to_sender', description: 'Returned to sender' },
 } as const satisfies Record<string, EventDefinition>;
