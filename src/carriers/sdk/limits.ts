@@ -4,7 +4,7 @@ export interface CarrierLimits {
   numbers_per_call: number;
   /** Calls in flight at once. */
   concurrent_calls: number;
-  /** Calls per second (sustained; a burst of at most this many). */
+  /** Calls per second (sustained; a burst of at most this many). Below 1 for hourly limits (60/h = 1/60). */
   requests_per_second: number;
   /** Calls per day, or null when the carrier states none. */
   daily_quota: number | null;
@@ -39,7 +39,7 @@ export class CredentialGate {
     readonly limits: CarrierLimits,
     private readonly now: () => number,
   ) {
-    this.tokens = limits.requests_per_second;
+    this.tokens = Math.max(1, limits.requests_per_second);
     this.refilledAt = now();
     this.dayStarted = lastReset(now(), limits.quota_reset_utc);
   }
@@ -124,7 +124,8 @@ export class CredentialGate {
     for (;;) {
       const now = this.now();
       const rate = this.limits.requests_per_second;
-      this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate);
+      // A burst of at most `rate` calls, and at least one (rates below 1/s are one call per 1/rate seconds).
+      this.tokens = Math.min(Math.max(1, rate), this.tokens + ((now - this.refilledAt) / 1000) * rate);
       this.refilledAt = now;
       if (this.tokens >= 1) {
         this.tokens -= 1;
