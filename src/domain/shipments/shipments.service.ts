@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
+import { checkTrackingNumber } from '../../carriers/detect/index.js';
 import type { Clock } from '../../clock.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -14,6 +15,7 @@ import { FieldErrorCollector, type FieldErrors, ValidationError } from '../error
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { type CarrierLookup, checkShipmentInput } from './shipment-input.js';
+import { type ConfiguredCarrier, detectionNote, detectionNoteOf, routeTrackingNumber, withDetectionNote } from './tracking-detection.js';
 
 /** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
 const BODY_FIELDS = [
@@ -101,6 +103,7 @@ export class ShipmentsService {
     const errors = new FieldErrorCollector();
     const lookup = carrierLookup(repos, caller.accountId);
     const normalized = await this.check(lookup, input, errors);
+    const tracking = await resolveTracking(lookup, accountCarriers(repos, caller.accountId), input, errors);
     if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
     if (await repos.shipments.findByShipmentId(caller.accountId, input.shipment_id)) {
       errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
@@ -109,10 +112,15 @@ export class ShipmentsService {
 
     const now = this.clock.now().toISOString();
     const order = input.order_id ? await this.upsertOrder(repos, caller.accountId, input, now) : null;
-    const carrierId = await carrierIdOf(lookup, input.carrier_reference);
+    const carrierId = await carrierIdOf(lookup, tracking.carrierReference);
     try {
       const shipment = await repos.shipments.insert(
-        newShipmentRow(caller.accountId, input, normalized, { carrierId, orderRowId: order?.id ?? null, now, options }),
+        newShipmentRow(caller.accountId, ...withTracking(input, normalized, tracking), {
+          carrierId,
+          orderRowId: order?.id ?? null,
+          now,
+          options,
+        }),
       );
       await repos.shipments.insertTags(
         [...new Set(normalized.tags ?? [])].map((tag) => ({ shipment_row_id: shipment.id, account_id: caller.accountId, tag })),
@@ -140,12 +148,18 @@ export class ShipmentsService {
   ): Promise<CreateManyOutcome[]> {
     const accountId = caller.accountId;
     const lookup = carrierLookup(repos, accountId);
+    const carriers = accountCarriers(repos, accountId);
     const existing = await repos.shipments.existingShipmentIds(
       accountId,
       inputs.map((input) => input.shipment_id),
     );
     const outcomes: CreateManyOutcome[] = [];
-    const valid: Array<{ index: number; input: ShipmentWrite & { shipment_id: string }; normalized: ShipmentWrite }> = [];
+    const valid: Array<{
+      index: number;
+      input: ShipmentWrite & { shipment_id: string };
+      normalized: ShipmentWrite;
+      tracking: ResolvedTracking;
+    }> = [];
     for (const [index, input] of inputs.entries()) {
       if (options.skipExisting && existing.has(input.shipment_id)) {
         outcomes.push({ result: 'exists' });
@@ -153,6 +167,7 @@ export class ShipmentsService {
       }
       const errors = new FieldErrorCollector();
       const normalized = await this.check(lookup, input, errors);
+      const tracking = await resolveTracking(lookup, carriers, input, errors);
       if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
       if (existing.has(input.shipment_id)) errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
       if (!errors.empty) {
@@ -162,7 +177,7 @@ export class ShipmentsService {
       // A later input with the same shipment_id meets this one as existing.
       existing.add(input.shipment_id);
       outcomes.push({ result: 'exists' });
-      valid.push({ index, input, normalized });
+      valid.push({ index, input, normalized, tracking });
     }
     if (valid.length === 0) return outcomes;
 
@@ -174,10 +189,10 @@ export class ShipmentsService {
       now,
     );
     const rows: Insertable<ShipmentsTable>[] = [];
-    for (const { input, normalized } of valid) {
-      const carrierId = await carrierIdOf(lookup, input.carrier_reference);
+    for (const { input, normalized, tracking } of valid) {
+      const carrierId = await carrierIdOf(lookup, tracking.carrierReference);
       const orderRowId = input.order_id ? (orders.get(input.order_id)?.id ?? null) : null;
-      rows.push(newShipmentRow(accountId, input, normalized, { carrierId, orderRowId, now, options }));
+      rows.push(newShipmentRow(accountId, ...withTracking(input, normalized, tracking), { carrierId, orderRowId, now, options }));
     }
     const inserted = await repos.shipments.insertMany(rows);
     const tags: Array<{ shipment_row_id: number; account_id: number; tag: string }> = [];
@@ -237,6 +252,20 @@ export class ShipmentsService {
       if (input.order_id === undefined || input.order_id === null) {
         if (current.order_row_id === null || input.order_id === null) this.refuseOrderFieldsWithoutOrder(input, errors);
       }
+      // Tracking is decided again when the request sets the number or the carrier, as on create.
+      const trackingGiven = input.tracking_number !== undefined || input.carrier_reference !== undefined;
+      const trackingNumber = input.tracking_number !== undefined ? input.tracking_number : current.tracking_number;
+      const tracking = trackingGiven
+        ? await resolveTracking(
+            lookup,
+            accountCarriers(repos, caller.accountId),
+            {
+              tracking_number: trackingNumber,
+              carrier_reference: input.carrier_reference !== undefined ? input.carrier_reference : current.carrier_reference,
+            },
+            errors,
+          )
+        : null;
       errors.throwIfAny();
 
       const now = this.clock.now().toISOString();
@@ -245,16 +274,26 @@ export class ShipmentsService {
       else if (input.order_id !== undefined) orderRowId = (await this.upsertOrder(repos, caller.accountId, input, now)).id;
       else if (orderRowId !== null && hasOrderFields(input)) await this.updateOrderFields(repos, orderRowId, input, now);
 
-      const trackingNumber = input.tracking_number !== undefined ? input.tracking_number : current.tracking_number;
-      const carrierReference = input.carrier_reference !== undefined ? input.carrier_reference : current.carrier_reference;
+      const carrierReference = tracking ? tracking.carrierReference : current.carrier_reference;
       const trackingChanged = trackingNumber !== current.tracking_number || carrierReference !== current.carrier_reference;
       const tracked = Boolean(trackingNumber && carrierReference);
+      const currentBody = JSON.parse(current.body);
+      const body = pickBody(normalized, currentBody);
+      // Detection's note follows the tracking decided now, or stays as it was when the request left tracking alone.
+      const note = tracking ? tracking.note : detectionNoteOf(currentBody.additional_info);
+      if (tracking || input.additional_info !== undefined) {
+        const info = body.additional_info as Record<string, unknown> | undefined;
+        setAdditionalInfo(body, withDetectionNote(info, note, input.additional_info));
+      }
       const row = await repos.shipments.update(current.id, {
         tracking_number: trackingNumber,
         carrier_reference: carrierReference,
-        carrier_id: input.carrier_reference !== undefined ? await carrierIdOf(lookup, carrierReference) : current.carrier_id,
+        carrier_id:
+          input.carrier_reference !== undefined || carrierReference !== current.carrier_reference
+            ? await carrierIdOf(lookup, carrierReference)
+            : current.carrier_id,
         order_row_id: orderRowId,
-        body: JSON.stringify(pickBody(normalized, JSON.parse(current.body))),
+        body: JSON.stringify(body),
         updated_at: now,
         ...(trackingChanged
           ? { tracking_started_at: tracked ? now : null, next_poll_at: tracked ? now : null, last_tracking_update_at: tracked ? now : null }
@@ -380,6 +419,60 @@ function carrierLookup(repos: Repositories, accountId: number): CarrierLookup {
 
 async function carrierIdOf(lookup: CarrierLookup, carrierReference: string | null | undefined): Promise<string | null> {
   return carrierReference ? ((await lookup(carrierReference))?.carrier_id ?? null) : null;
+}
+
+/** The account's carrier configurations, read once per call when a number needs detecting. */
+function accountCarriers(repos: Repositories, accountId: number): () => Promise<ConfiguredCarrier[]> {
+  let listed: Promise<ConfiguredCarrier[]> | undefined;
+  return () => {
+    listed ??= repos.carrierConfigs.listForAccount(accountId);
+    return listed;
+  };
+}
+
+/** The carrier that tracks a shipment's number, and the note that explains why none does. */
+interface ResolvedTracking {
+  carrierReference: string | null;
+  /** additional_info entries for a number no carrier was chosen for (docs/carriers/detection.md). */
+  note: Record<string, string> | null;
+}
+
+/**
+ * A number with a configured carrier_reference must pass that carrier's check digit (4030 on tracking_number);
+ * a number without one is tracked by the one configuration detection finds likely, or stays untracked with a note.
+ */
+async function resolveTracking(
+  lookup: CarrierLookup,
+  carriers: () => Promise<ConfiguredCarrier[]>,
+  input: { tracking_number?: string | null; carrier_reference?: string | null },
+  errors: FieldErrorCollector,
+): Promise<ResolvedTracking> {
+  const carrierReference = input.carrier_reference ?? null;
+  if (!input.tracking_number) return { carrierReference, note: null };
+  if (carrierReference) {
+    const config = await lookup(carrierReference);
+    const checked = config ? checkTrackingNumber(config.carrier_id, input.tracking_number) : { ok: true as const };
+    if (!checked.ok) errors.add(['tracking_number'], checked.message);
+    return { carrierReference, note: null };
+  }
+  const routing = routeTrackingNumber(input.tracking_number, await carriers());
+  return routing.routed
+    ? { carrierReference: routing.carrier_reference, note: null }
+    : { carrierReference: null, note: detectionNote(routing) };
+}
+
+/** The input and its normalized form as stored: the carrier tracking decided, detection's note in additional_info. */
+function withTracking<T extends ShipmentWrite>(input: T, normalized: ShipmentWrite, tracking: ResolvedTracking): [T, ShipmentWrite] {
+  const routed = { ...input, carrier_reference: tracking.carrierReference };
+  if (!tracking.note) return [routed, normalized];
+  const info = withDetectionNote(normalized.additional_info ?? undefined, tracking.note, input.additional_info);
+  return [routed, { ...normalized, additional_info: info as ShipmentWrite['additional_info'] }];
+}
+
+/** Sets or (when empty) removes a stored body's additional_info. */
+function setAdditionalInfo(body: Record<string, unknown>, info: Record<string, unknown>): void {
+  if (Object.keys(info).length > 0) body.additional_info = info;
+  else delete body.additional_info;
 }
 
 function hasOrderFields(input: ShipmentWrite): boolean {
