@@ -4,6 +4,7 @@ import { acceptIdempotencyKeys } from '../idempotency.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
 import { bookingRoutes } from './booking.routes.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
+import { carrierDetectRoutes } from './carrier-detect.routes.js';
 import { documentRoutes } from './documents.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { importRoutes } from './import.routes.js';
@@ -22,6 +23,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }>
   });
   acceptIdempotencyKeys(app);
   await app.register(carrierConfigRoutes);
+  await app.register(carrierDetectRoutes);
   await app.register(shipmentRoutes);
   await app.register(importRoutes);
   await app.register(eventRoutes);
