@@ -2848,6 +2848,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/carriers/detect/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The carriers a tracking number can belong to, read from its format and check digit
+         * @description No carrier is asked: the answer comes from the number alone (docs/carriers/detection.md). Each candidate says whether the account has configured that carrier. A shipment created with this number and no carrier_reference is tracked by the one configuration of a high or medium candidate, when there is exactly one.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The tracking number; spaces and dashes are ignored and letters read as upper case */
+                    tracking_number: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                /** @description Most confident first; one entry per carrier; empty when no format fits */
+                                candidates: {
+                                    /** @description 6-character carrier identifier */
+                                    carrier_id: string;
+                                    /** @description The account's configurations of this carrier */
+                                    carrier_references: string[];
+                                    /** @description valid: the format has a check digit and it matches; none: the format has no check digit */
+                                    check_digit: "valid" | "none";
+                                    /** @description high: a shape only this carrier issues, with a right check digit; medium: a right check digit on a shape others share in length, or a shape of its own without check digit; low: a format several carriers share (UPU S10, SSCC) or a bare length */
+                                    confidence: "high" | "medium" | "low";
+                                    /** @description The account has a configuration of this carrier */
+                                    configured: boolean;
+                                    /**
+                                     * @description The format read, e.g. ups_1z, s10, sscc
+                                     * @example ups_1z
+                                     */
+                                    format: string;
+                                }[];
+                                /** @description The number as read: without spaces and dashes, upper case */
+                                tracking_number: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/events/create/": {
         parameters: {
             query?: never;
