@@ -170,6 +170,8 @@ export interface CarrierAdapter {
    * spends what is left on the most urgent shipments first).
    */
   callsLeftToday?(settings: CarrierSettings): number | null;
+  /** The settings in force: a configuration's over the operator's (`WAYBILL_CARRIER_<ID>_<SETTING>`). */
+  effectiveSettings?(settings: CarrierSettings): Record<string, unknown>;
 
   /**
    * Looks up tracking numbers in one call (adapters batch or split as their carrier allows).

@@ -27,7 +27,18 @@ export class AdminClient {
     });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : null;
-    if (!response.ok) throw new Error(`${method} ${route} → ${response.status}: ${text}`);
+    if (!response.ok) {
+      const problems = fieldProblems(parsed?.errors ?? parsed?.data?.errors);
+      const detail = problems.length > 0 ? problems.join('\n') : text;
+      throw new Error(`${method} ${route} → ${response.status}: ${detail}`);
+    }
     return parsed as T;
   }
+}
+
+/** Field errors of the envelope as dotted paths: `settings.client_secret: Required: …`. */
+export function fieldProblems(errors: unknown, path: string[] = []): string[] {
+  if (Array.isArray(errors)) return errors.filter((m) => typeof m === 'string').map((m) => `${path.join('.')}: ${m}`);
+  if (!errors || typeof errors !== 'object') return [];
+  return Object.entries(errors).flatMap(([key, value]) => fieldProblems(value, [...path, key]));
 }

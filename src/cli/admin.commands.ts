@@ -103,14 +103,62 @@ export function registerAdminCommands(program: Command): void {
       print(created, opts.json, () => `carrier configuration ${opts.reference} added`);
     });
   carriers
-    .command('list')
+    .command('update')
+    .description('change a configuration: booking kinds, or settings as a merge patch (rotate a secret by sending only it; null removes)')
     .requiredOption('--account <uuid>', 'account uuid')
+    .requiredOption('--reference <carrier_reference>', 'the configuration to change')
+    .option('--booking <list>', 'comma-separated: outbound,return (replaces the current kinds)', list)
+    .option('--settings <json>', 'settings to change, as JSON (stored encrypted)')
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
-      const rows = await AdminClient.fromEnvironment().call<Array<{ carrier_reference: string; carrier: { id: string } }>>(
+      const updated = await AdminClient.fromEnvironment().call(
+        'PATCH',
+        `/accounts/${opts.account}/carrier-configs/${encodeURIComponent(opts.reference)}/`,
+        { ...(opts.booking ? { booking: opts.booking } : {}), ...(opts.settings ? { settings: JSON.parse(opts.settings) } : {}) },
+      );
+      print(updated, opts.json, () => `carrier configuration ${opts.reference} updated`);
+    });
+  carriers
+    .command('list')
+    .description("every carrier this service supports; with --account, that account's configurations")
+    .option('--account <uuid>', "list this account's configurations instead")
+    .option('--json', 'machine-readable output')
+    .action(async (opts) => {
+      const client = AdminClient.fromEnvironment();
+      if (!opts.account) {
+        const entries = await client.call<CatalogueRow[]>('GET', '/carriers/');
+        print(entries, opts.json, () => entries.map(describeCarrier).join('\n'));
+        return;
+      }
+      const rows = await client.call<Array<{ carrier_reference: string; carrier: { id: string } }>>(
         'GET',
         `/accounts/${opts.account}/carrier-configs/`,
       );
       print(rows, opts.json, () => rows.map((r) => `${r.carrier_reference}  ${r.carrier.id}`).join('\n'));
     });
+}
+
+interface CatalogueRow {
+  id: string;
+  name: string;
+  capabilities: Record<string, boolean>;
+  environments: string[];
+  settings_schema: { properties?: Record<string, { 'x-secret'?: boolean }>; required?: string[] };
+  operator_settings: string[];
+}
+
+/** `upsglb  UPS  tracking  production,sandbox  settings: client_id*, client_secret* (secret), environment` */
+function describeCarrier(entry: CatalogueRow): string {
+  const can = Object.entries(entry.capabilities)
+    .filter(([, on]) => on)
+    .map(([name]) => name)
+    .join(',');
+  const required = new Set(entry.settings_schema.required ?? []);
+  const settings = Object.entries(entry.settings_schema.properties ?? {})
+    .map(([name, field]) => {
+      const provided = entry.operator_settings.includes(name) ? ' (set by operator)' : '';
+      return `${name}${required.has(name) ? '*' : ''}${field['x-secret'] ? ' (secret)' : ''}${provided}`;
+    })
+    .join(', ');
+  return `${entry.id}  ${entry.name.padEnd(28)} ${can.padEnd(26)} ${entry.environments.join(',').padEnd(19)} settings: ${settings}`;
 }

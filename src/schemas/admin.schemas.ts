@@ -55,10 +55,20 @@ export const CarrierConfigCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A change to a configuration: `booking` replaces the booking kinds; `settings` is a merge patch (null removes a setting). */
+export const CarrierConfigPatchBody = Type.Object(
+  {
+    booking: Type.Optional(Type.Array(Type.Union([Type.Literal('outbound'), Type.Literal('return')]), { maxItems: 2 })),
+    settings: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export const CarrierConfig = Type.Object({
   carrier_reference: Type.String(),
   carrier: CarrierRecord,
   booking: Type.Object({ outbound: Type.Boolean(), return: Type.Boolean() }),
+  settings: Type.Record(Type.String(), Type.Unknown(), { description: 'The settings as stored; secret settings read "********"' }),
   created_date: Type.String(),
   updated_date: Type.String(),
 });
@@ -68,4 +78,27 @@ export const CarrierConfigCreated = Type.Object({
   ...CarrierConfig.properties,
   push_token: Type.Optional(Type.String()),
   push_url: Type.Optional(Type.String()),
+});
+
+/** An adapter in the catalogue: what it can do, what it needs, what the carrier allows. */
+export const CarrierCatalogueEntry = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  countries: Type.Array(Type.String()),
+  capabilities: Type.Object({ tracking: Type.Boolean(), booking: Type.Boolean(), pudo: Type.Boolean(), push: Type.Boolean() }),
+  environments: Type.Array(Type.String()),
+  settings_schema: Type.Unknown({ description: 'JSON Schema of the settings; secret settings carry "x-secret": true' }),
+  operator_settings: Type.Array(Type.String(), { description: 'Settings this deployment provides through WAYBILL_CARRIER_<ID>_<SETTING>' }),
+  base_url_overridden: Type.Boolean(),
+  limits: Type.Union([
+    Type.Object({
+      numbers_per_call: Type.Number(),
+      concurrent_calls: Type.Number(),
+      requests_per_second: Type.Number(),
+      daily_quota: Type.Union([Type.Number(), Type.Null()]),
+      quota_reset_utc: Type.String(),
+      min_poll_interval_seconds: Type.Number(),
+    }),
+    Type.Null(),
+  ]),
 });

@@ -8,7 +8,7 @@ describe('GET /v5/carrier-configs/', () => {
   });
   afterAll(() => t.close());
 
-  it("lists the account's configurations with the Carrier record and never settings", async () => {
+  it("lists the account's configurations with the Carrier record and its settings, secrets masked", async () => {
     const acct = await t.account({
       carriers: [{ carrier_reference: 'sb-out', booking: ['outbound'], settings: { api_key: 'hunter2-secret' } }],
     });
@@ -17,7 +17,15 @@ describe('GET /v5/carrier-configs/', () => {
     const body = res.json();
     expect(body.api_response).toBe('200');
     expect(body.data).toHaveLength(1);
-    expect(Object.keys(body.data[0]).sort()).toEqual(['booking', 'carrier', 'carrier_reference', 'created_date', 'updated_date']);
+    expect(Object.keys(body.data[0]).sort()).toEqual([
+      'booking',
+      'carrier',
+      'carrier_reference',
+      'created_date',
+      'settings',
+      'updated_date',
+    ]);
+    expect(body.data[0].settings).toEqual({ api_key: '********' });
     expect(body.data[0].carrier).toEqual({
       id: 'sandbx',
       name: 'Waybill Sandbox',

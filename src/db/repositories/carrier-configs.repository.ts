@@ -26,6 +26,20 @@ export class CarrierConfigsRepository {
     return find.executeTakeFirst(this.db, accountId, carrierReference);
   }
 
+  async update(
+    accountId: number,
+    carrierReference: string,
+    changes: Partial<Pick<CarrierConfigRow, 'settings_sealed' | 'booking_outbound' | 'booking_return' | 'updated_at'>>,
+  ): Promise<CarrierConfigRow | undefined> {
+    return this.db
+      .updateTable('carrier_configs')
+      .set(changes)
+      .where('account_id', '=', accountId)
+      .where('carrier_reference', '=', carrierReference)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   async delete(accountId: number, carrierReference: string): Promise<boolean> {
     const result = await this.db
       .deleteFrom('carrier_configs')

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { carrierCatalogue } from '../../carriers/catalogue.js';
 import {
   Account,
   AccountCreateBody,
   AccountUpdateBody,
   AccountUuidParams,
+  CarrierCatalogueEntry,
   CarrierConfig,
   CarrierConfigCreateBody,
   CarrierConfigCreated,
+  CarrierConfigPatchBody,
   CredentialSummary,
   Credentials,
 } from '../../schemas/admin.schemas.js';
@@ -105,6 +108,36 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const account = await accounts.require(request.params.account_uuid);
       return carrierConfigs.list(account.id);
     },
+  );
+
+  app.patch(
+    '/accounts/:account_uuid/carrier-configs/:carrier_reference/',
+    {
+      schema: {
+        ...schema,
+        summary:
+          'Change a carrier configuration: booking kinds, or settings as a merge patch (rotate a secret by sending only it; null removes a setting)',
+        params: Type.Object({ account_uuid: Type.String({ format: 'uuid' }), carrier_reference: Type.String({ maxLength: 50 }) }),
+        body: CarrierConfigPatchBody,
+        response: { 200: CarrierConfig, ...errors },
+      },
+    },
+    async (request) => {
+      const account = await accounts.require(request.params.account_uuid);
+      return carrierConfigs.update(account.id, request.params.carrier_reference, request.body);
+    },
+  );
+
+  app.get(
+    '/carriers/',
+    {
+      schema: {
+        ...schema,
+        summary: 'Every carrier adapter: capabilities, settings schema (secrets marked), environments, limits',
+        response: { 200: Type.Array(CarrierCatalogueEntry), ...errors },
+      },
+    },
+    async () => carrierCatalogue(app.context.carriers, app.context.carrierKit.operator),
   );
 
   app.delete(

@@ -1,0 +1,33 @@
+import type { CarrierRegistry } from './registry.js';
+import type { CarrierLimits } from './sdk/limits.js';
+import type { OperatorCarrierSettings } from './sdk/operator-settings.js';
+
+/** One adapter as the catalogue lists it (`GET /admin/v1/carriers/`, `waybill carriers list`). */
+export interface CatalogueEntry {
+  id: string;
+  name: string;
+  countries: string[];
+  capabilities: { tracking: boolean; booking: boolean; pudo: boolean; push: boolean };
+  environments: string[];
+  /** JSON Schema of the settings; secret settings carry `"x-secret": true`. */
+  settings_schema: unknown;
+  /** Settings this deployment provides (`WAYBILL_CARRIER_<ID>_<SETTING>`): configurations may leave them out. */
+  operator_settings: string[];
+  /** True when `WAYBILL_CARRIER_<ID>_BASE_URL` sends this carrier's calls elsewhere. */
+  base_url_overridden: boolean;
+  limits: CarrierLimits | null;
+}
+
+export function carrierCatalogue(registry: CarrierRegistry, operator: OperatorCarrierSettings): CatalogueEntry[] {
+  return registry.all().map((adapter) => ({
+    id: adapter.record.id,
+    name: adapter.record.name,
+    countries: adapter.record.country_iso,
+    capabilities: { ...adapter.capabilities },
+    environments: [...adapter.environments],
+    settings_schema: JSON.parse(JSON.stringify(adapter.settingsSchema)),
+    operator_settings: Object.keys(operator.defaults(adapter.record.id, Object.keys(adapter.settingsSchema.properties))),
+    base_url_overridden: operator.baseUrl(adapter.record.id) !== null,
+    limits: adapter.limits ?? null,
+  }));
+}
