@@ -9,6 +9,7 @@ import * as carrierPush from './migrations/0007_carrier_push.js';
 import * as consoleSessionRevocations from './migrations/0008_console_session_revocations.js';
 import * as accountStrictFields from './migrations/0009_account_strict_fields.js';
 import * as documentBytes from './migrations/0010_document_bytes.js';
+import * as pollDeferral from './migrations/0012_poll_deferral.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_console_session_revocations': consoleSessionRevocations,
   '0009_account_strict_fields': accountStrictFields,
   '0010_document_bytes': documentBytes,
+  '0012_poll_deferral': pollDeferral,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

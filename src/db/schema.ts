@@ -75,6 +75,8 @@ export interface ShipmentsTable {
   next_poll_at: string | null;
   /** The last time the carrier's data changed anything (expiry counts from here). */
   last_tracking_update_at: string | null;
+  /** When polls were first put off for the carrier credential's daily quota; null when not deferred. */
+  poll_deferred_since: string | null;
   /** Failed polls in a row; the carrier adapter sees it as the attempt number. */
   poll_failures: Generated<number>;
   /** The carrier's proof of delivery once fetched: JSON {key, reference, content_type}. */

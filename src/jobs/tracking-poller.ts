@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { CarrierAdapter, TrackResult } from '../carriers/carrier.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
+import { nextReset } from '../carriers/sdk/limits.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { ShipmentRow } from '../db/repositories/shipments.repository.js';
 import type { CarrierConfigsService } from '../domain/carrier-configs.service.js';
+import { choosePolls } from '../domain/shipments/poll-priority.js';
 import type { TrackingService } from '../domain/shipments/tracking.service.js';
 import type { PeriodicTask } from './worker.js';
 
@@ -68,10 +70,12 @@ export class TrackingPoller implements PeriodicTask {
       }
       const interval = Number(config.settings.poll_interval_seconds);
       const maxIntervalMs = Number.isFinite(interval) && interval >= 10 ? interval * 1000 : undefined;
-      for (let i = 0; i < rows.length; i += this.carrierBatchSize) {
-        const batch = rows.slice(i, i + this.carrierBatchSize);
+      const minIntervalMs = adapter.limits ? adapter.limits.min_poll_interval_seconds * 1000 : undefined;
+      const due = await this.withinQuota(adapter, config.settings, rows, now);
+      for (let i = 0; i < due.length; i += this.carrierBatchSize) {
+        const batch = due.slice(i, i + this.carrierBatchSize);
         const calls = byCarrier.get(adapter.record.id) ?? [];
-        calls.push(() => this.pollBatch(adapter, config.settings, batch, maxIntervalMs));
+        calls.push(() => this.pollBatch(adapter, config.settings, batch, { maxIntervalMs, minIntervalMs }));
         byCarrier.set(adapter.record.id, calls);
       }
     }
@@ -79,13 +83,38 @@ export class TrackingPoller implements PeriodicTask {
     return claimed.length;
   }
 
+  /**
+   * The shipments one credential can be polled for today: when its daily calls cannot cover every due
+   * shipment, the most urgent are polled and the rest wait for the quota's reset (src/domain/shipments/poll-priority.ts).
+   */
+  private async withinQuota(
+    adapter: CarrierAdapter,
+    settings: Record<string, unknown>,
+    rows: ShipmentRow[],
+    now: Date,
+  ): Promise<ShipmentRow[]> {
+    const callsLeft = adapter.callsLeftToday?.(settings) ?? null;
+    if (callsLeft === null || !adapter.limits) return rows;
+    const { poll, defer } = choosePolls(rows, callsLeft * adapter.limits.numbers_per_call, now);
+    if (defer.length > 0) {
+      await this.tracking.defer(defer, new Date(nextReset(now.getTime(), adapter.limits.quota_reset_utc)));
+      this.log.info(
+        { carrier: adapter.record.id, polled: poll.length, deferred: defer.length },
+        'daily carrier quota: polls deferred to its reset',
+      );
+    }
+    return poll;
+  }
+
   private async pollBatch(
     adapter: CarrierAdapter,
     settings: Record<string, unknown>,
     rows: ShipmentRow[],
-    maxIntervalMs?: number,
+    intervals: { maxIntervalMs?: number; minIntervalMs?: number },
   ): Promise<void> {
     let results: TrackResult[];
+    // Carrier calls end before the claim's lease does, so no other worker polls these shipments meanwhile.
+    const signal = AbortSignal.timeout(Math.max(1000, Math.floor(this.leaseMs * 0.75)));
     try {
       results = await adapter.track(
         rows.map((row) => ({
@@ -94,7 +123,7 @@ export class TrackingPoller implements PeriodicTask {
           attempt: row.poll_failures,
         })),
         settings,
-        { now: this.clock.now() },
+        { now: this.clock.now(), signal },
       );
     } catch (error) {
       // The contract says adapters do not throw; one that does is treated as a retryable failure.
@@ -107,7 +136,7 @@ export class TrackingPoller implements PeriodicTask {
       }));
     }
     try {
-      await this.tracking.applyBatch(rows, results, { adapter, maxIntervalMs });
+      await this.tracking.applyBatch(rows, results, { adapter, ...intervals });
     } catch (error) {
       // Left as claimed: the lease runs out and the shipments are polled again.
       this.log.error({ err: error, carrier: adapter.record.id }, 'applying tracking results failed');

@@ -15,6 +15,11 @@ const INTERVAL_BY_PHASE: Record<PhaseKey | 'none', number> = {
   return_to_sender: 6 * 60 * MINUTE,
 };
 
+/** The longest a shipment in this phase waits between polls when nothing holds it back. */
+export function pollIntervalOf(phase: PhaseKey | null): number {
+  return INTERVAL_BY_PHASE[phase ?? 'none'] || INTERVAL_BY_PHASE.none;
+}
+
 export interface ScheduleOptions {
   /** A carrier configuration's `poll_interval_seconds`: polls at least this often. */
   maxIntervalMs?: number;

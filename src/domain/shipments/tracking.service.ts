@@ -172,6 +172,7 @@ export class TrackingService {
       return write({ poll_failures: failures, next_poll_at: next.toISOString() });
     }
 
+    if (shipment.poll_deferred_since) change({ poll_deferred_since: null });
     if (result.status === 'not_found') {
       const started = new Date(shipment.tracking_started_at ?? nowText);
       if (now.getTime() - started.getTime() >= this.options.windowMs) {
@@ -179,7 +180,8 @@ export class TrackingService {
         return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
       }
       const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
-      return write({ next_poll_at: next.toISOString(), poll_failures: 0 });
+      const earliest = now.getTime() + (context.minIntervalMs ?? 0);
+      return write({ next_poll_at: new Date(Math.max(next.getTime(), earliest)).toISOString(), poll_failures: 0 });
     }
 
     const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
@@ -208,6 +210,19 @@ export class TrackingService {
     const earliest = now.getTime() + (context.minIntervalMs ?? 0);
     const due = next && next.getTime() < earliest ? new Date(earliest) : next;
     return write({ next_poll_at: due?.toISOString() ?? null, poll_failures: 0 });
+  }
+
+  /**
+   * Puts polls off until the credential's quota resets (spread over ten minutes after it), keeping when
+   * the first deferral happened so that the scheduler can serve the longest-waiting before they starve.
+   */
+  async defer(rows: readonly ShipmentRow[], until: Date): Promise<void> {
+    const nowText = this.clock.now().toISOString();
+    const random = this.options.random ?? Math.random;
+    for (const row of rows) {
+      const at = new Date(until.getTime() + Math.floor(random() * 600_000)).toISOString();
+      await this.repos.shipments.update(row.id, { next_poll_at: at, poll_deferred_since: row.poll_deferred_since ?? nowText });
+    }
   }
 
   /** Ends tracking of a shipment whose carrier configuration is gone. */

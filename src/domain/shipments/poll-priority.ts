@@ -1,0 +1,33 @@
+import { isPhaseKey } from '../../carriers/phases.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { pollIntervalOf } from './poll-schedule.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The order in which due shipments spend a credential's scarce daily calls (lower first):
+ * 0. deferred for three times their phase's interval already (so none waits more than four);
+ * 1. out for delivery or after a failed attempt (the consumer is waiting at the door);
+ * 2. changed in the last day (news comes in bursts);
+ * 3. the rest.
+ */
+export function pollPriority(row: ShipmentRow, now: Date): number {
+  const phase = isPhaseKey(row.phase_key) ? row.phase_key : null;
+  if (row.poll_deferred_since && now.getTime() - Date.parse(row.poll_deferred_since) >= 3 * pollIntervalOf(phase)) return 0;
+  if (phase === 'out_for_delivery' || phase === 'failed_attempt') return 1;
+  if (row.last_tracking_update_at && now.getTime() - Date.parse(row.last_tracking_update_at) < DAY_MS) return 2;
+  return 3;
+}
+
+/**
+ * Splits due shipments into those polled now (at most `budget`, most urgent first; the longest-deferred
+ * first within a rank) and those put off until the quota resets.
+ */
+export function choosePolls(rows: readonly ShipmentRow[], budget: number, now: Date): { poll: ShipmentRow[]; defer: ShipmentRow[] } {
+  if (rows.length <= budget) return { poll: [...rows], defer: [] };
+  const ranked = rows
+    .map((row) => ({ row, rank: pollPriority(row, now), since: row.poll_deferred_since ?? '~' }))
+    .sort((a, b) => a.rank - b.rank || (a.since < b.since ? -1 : a.since > b.since ? 1 : a.row.id - b.row.id));
+  const take = Math.max(0, Math.floor(budget));
+  return { poll: ranked.slice(0, take).map((r) => r.row), defer: ranked.slice(take).map((r) => r.row) };
+}
