@@ -1,0 +1,140 @@
+import { Type } from '@sinclair/typebox';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
+import { redact } from '../sdk/http.js';
+import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
+import { type CarrierLimits, nextReset } from '../sdk/limits.js';
+import { CredentialText, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { DHLGLB_CODES, DHLGLB_SERVICES } from './dhlglb.codes.js';
+import { mapShipmentsBody, refused } from './dhlglb.mapper.js';
+import { text } from './dhlglb.payload.js';
+import { type Download, mayFetch, proofOfDelivery } from './dhlglb.pod.js';
+import { QuotaInference } from './dhlglb.throttle.js';
+
+/**
+ * DHL Shipment Tracking – Unified (every DHL division behind one API): `GET /track/shipments` with the
+ * `DHL-API-Key` header, one tracking number per call. docs/carriers/dhlglb.md has the sources.
+ */
+export class DhlUnifiedCarrier extends HttpCarrier {
+  static readonly id = 'dhlglb';
+
+  readonly record: CarrierRecord = {
+    id: DhlUnifiedCarrier.id,
+    name: 'DHL',
+    // Parcel networks of the divisions this API searches; DHL Express itself delivers worldwide.
+    country_iso: ['DE', 'NL', 'PL', 'GB', 'CZ', 'ES', 'PT', 'US'],
+    language: ['en'],
+    supported_languages: ['en', 'de'],
+    contact: null,
+    site_link: 'https://www.dhl.com/',
+  };
+
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+
+  readonly settingsSchema = Type.Object({
+    api_key: Type.Optional(
+      secret(
+        CredentialText(
+          'DHL API key: the Consumer Key of a developer.dhl.com app with "Shipment Tracking - Unified". ' +
+            'Leave it out to use the key this deployment provides.',
+        ),
+      ),
+    ),
+    service: Type.Optional(
+      Type.Union(
+        DHLGLB_SERVICES.map((service) => Type.Literal(service)),
+        {
+          description:
+            'The DHL division to search first (express, parcel-de, ecommerce, …). Without it DHL may answer with another ' +
+            "division's record of the same parcel.",
+        },
+      ),
+    ),
+    language: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2}$',
+        description: 'ISO 639-1 language of DHL texts (default en); divisions answer in the languages they have',
+      }),
+    ),
+    poll_interval_seconds: PollIntervalSetting,
+  });
+
+  /**
+   * The Starter service level every new key gets (1 call a second, 250 a day, reset at 24:00 GMT); DHL
+   * also asks for at most 10 fetches of one shipment a day, spread evenly.
+   */
+  readonly limits: CarrierLimits = {
+    numbers_per_call: 1,
+    concurrent_calls: 1,
+    requests_per_second: 1,
+    daily_quota: 250,
+    quota_reset_utc: '00:00',
+    min_poll_interval_seconds: 8_640,
+  };
+
+  /** Production only: DHL offers no test environment for this API to external customers. */
+  protected readonly baseUrls = { production: 'https://api-eu.dhl.com' };
+
+  private readonly quota = new QuotaInference(() => this.kit.now());
+
+  protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
+    const apiKey = text(context.settings.api_key);
+    if (!apiKey) {
+      return {
+        status: 'error',
+        retryable: false,
+        message: 'DHL: no API key. Set settings.api_key, or the operator sets WAYBILL_CARRIER_DHLGLB_API_KEY.',
+      };
+    }
+    return Promise.all(numbers.map((number) => this.trackOne(number, apiKey, context)));
+  }
+
+  private async trackOne(trackingNumber: string, apiKey: string, context: CallContext): Promise<TrackResult> {
+    const query = new URLSearchParams({ trackingNumber });
+    const service = text(context.settings.service);
+    const language = text(context.settings.language);
+    if (service) query.set('service', service);
+    if (language) query.set('language', language);
+    const answer = await this.call(context, {
+      method: 'GET',
+      url: `${context.baseUrl}/track/shipments?${query}`,
+      headers: { 'DHL-API-Key': apiKey },
+      isQuotaExceeded: (response) => this.quota.isQuotaExceeded(context.credentialKey, response),
+    });
+    if ('retryable' in answer) {
+      if (answer.throttled === 'quota' && answer.retry_after_seconds === undefined) {
+        const untilReset = nextReset(this.kit.now(), this.limits.quota_reset_utc) - this.kit.now();
+        return { ...answer, tracking_number: trackingNumber, retry_after_seconds: Math.max(1, Math.ceil(untilReset / 1000)) };
+      }
+      return { ...answer, tracking_number: trackingNumber };
+    }
+    if (answer.status === 200) {
+      return mapShipmentsBody(trackingNumber, answer.json(), {
+        eventKeyOf: (code) => this.code(DHLGLB_CODES, [code]),
+        proofOfDelivery: (link, shipmentId) =>
+          mayFetch(link.url, new URL(context.baseUrl).origin) ? proofOfDelivery(link, shipmentId, this.download(apiKey, context)) : null,
+      });
+    }
+    if (answer.status === 404) return { status: 'not_found', tracking_number: trackingNumber };
+    if (answer.status >= 400 && answer.status < 500) {
+      const error = refused(answer.status, answer.json());
+      return { ...error, tracking_number: trackingNumber, message: redact(error.message, context.secrets) };
+    }
+    return { ...this.unreadable(context, answer), tracking_number: trackingNumber };
+  }
+
+  /** Downloads a proof-of-delivery link through the carrier transport; the key goes only to the API's own origin. */
+  private download(apiKey: string, context: CallContext): Download {
+    const origin = new URL(context.baseUrl).origin;
+    return async (url, signal) => {
+      const answer = await this.kit.http.call({
+        carrier: this.record.id,
+        method: 'GET',
+        url,
+        headers: new URL(url).origin === origin ? { 'DHL-API-Key': apiKey, accept: '*/*' } : { accept: '*/*' },
+        secrets: context.secrets,
+        signal,
+      });
+      return 'retryable' in answer ? answer : { status: answer.status, body: answer.body };
+    };
+  }
+}
