@@ -35,6 +35,7 @@ import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.ser
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
 import { shipmentSerializers } from './http/shipment-reply.js';
+import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
@@ -175,11 +176,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     config.allowPrivateWebhooks,
   );
-  const carrierPush = new CarrierPushService(repos, carriers, tracking, config.publicUrl);
+  const carrierPush = new CarrierPushService(repos, carriers, carrierConfigs, tracking, clock, config.publicUrl);
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log, { leaseMs: config.pollLeaseMs });
-  const worker = new Worker(repos, clock, log, [labelJob, webhookJob], [poller, new HousekeepingTask(repos, clock)], {
-    leaseMs: config.jobLeaseMs,
-  });
+  const worker = new Worker(
+    repos,
+    clock,
+    log,
+    [labelJob, webhookJob, new CarrierPushJob(carrierPush)],
+    [poller, new HousekeepingTask(repos, clock)],
+    {
+      leaseMs: config.jobLeaseMs,
+    },
+  );
   return {
     config,
     clock,

@@ -1,4 +1,4 @@
-import type { TrackResult } from './carrier.js';
+import type { CarrierSettings, TrackResult } from './carrier.js';
 
 /** One tracking number's news, pushed by the carrier. */
 export interface PushUpdate {
@@ -7,12 +7,36 @@ export interface PushUpdate {
   result: TrackResult;
 }
 
+/** A request a carrier posted to `/carrier-hooks/{carrier_id}/`, as received. */
+export interface PushedRequest {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body's bytes exactly as sent, for signatures computed over them. */
+  rawBody: Buffer;
+}
+
 /** The push part of a carrier adapter, present when `capabilities.push` is true. */
 export interface PushCapable {
+  /**
+   * The secret we gave the carrier when subscribing, where this carrier sends it back (a header it lets us
+   * name, or one it defines). Without this method: `Authorization: Bearer <push token>`.
+   */
+  pushToken?(headers: PushedRequest['headers']): string | null;
+  /**
+   * Checks what the push token alone cannot: a signature over the raw body (HMAC) with the configuration's
+   * settings. Without this method the push token is the whole check.
+   */
+  verifyPush?(request: PushedRequest, settings: CarrierSettings): boolean;
   /** Reads a body the carrier posted to `/carrier-hooks/{carrier_id}/`; a body it cannot read is data, not a throw. */
   parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string };
 }
 
 export function acceptsPush(adapter: object): adapter is PushCapable {
   return typeof (adapter as Partial<PushCapable>).parsePush === 'function';
+}
+
+/** `Authorization: Bearer <token>`, the push token's default place. */
+export function bearerPushToken(headers: PushedRequest['headers']): string | null {
+  const value = headers.authorization;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+  return match?.[1] ?? null;
 }

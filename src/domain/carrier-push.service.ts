@@ -1,8 +1,10 @@
 import type { CarrierAdapter } from '../carriers/carrier.js';
-import { acceptsPush } from '../carriers/push.js';
+import { acceptsPush, bearerPushToken, type PushedRequest } from '../carriers/push.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
+import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { randomToken, sha256Hex } from '../secrets.js';
+import type { CarrierConfigsService } from './carrier-configs.service.js';
 import { DomainError, InvalidRequestError } from './errors.js';
 import type { TrackingService } from './shipments/tracking.service.js';
 
@@ -13,14 +15,18 @@ export class PushNotAuthorizedError extends DomainError {
 }
 
 /**
- * Carriers that push tracking updates: each configuration of such a carrier gets a push token (shown once),
- * and what the carrier posts goes through the same normalization as a poll.
+ * Carriers that push tracking updates: each configuration of such a carrier gets a push token (shown once).
+ * A push is checked (token, then the carrier's own signature), acknowledged at once, and applied by a job
+ * through the same normalization as a poll: a carrier never waits on our database, and a push survives a
+ * crash right after its acknowledgement.
  */
 export class CarrierPushService {
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
+    private readonly carrierConfigs: CarrierConfigsService,
     private readonly tracking: TrackingService,
+    private readonly clock: Clock,
     private readonly publicUrl: string,
   ) {}
 
@@ -37,22 +43,47 @@ export class CarrierPushService {
     return { push_token: token, push_url: `${this.publicUrl}/carrier-hooks/${carrierId}/` };
   }
 
-  async receive(carrierId: string, token: string | null, body: unknown): Promise<{ updates: number; shipments: number }> {
+  /**
+   * Checks a push and queues it. A body the carrier's mapping cannot read is refused now (so the carrier
+   * sees the fault); a readable one is stored as a job in the same breath as the answer.
+   */
+  async receive(carrierId: string, request: PushedRequest, body: unknown): Promise<{ updates: number; queued: boolean }> {
     const adapter = this.carriers.get(carrierId);
-    if (!token || !adapter || !acceptsPush(adapter)) throw new PushNotAuthorizedError();
+    if (!adapter || !acceptsPush(adapter)) throw new PushNotAuthorizedError();
+    const token = adapter.pushToken ? adapter.pushToken(request.headers) : bearerPushToken(request.headers);
+    if (!token) throw new PushNotAuthorizedError();
     // The hash is looked up, never compared: a wrong token finds nothing, in the same time as a right one.
     const config = await this.repos.carrierPush.findByTokenHash(carrierId, sha256Hex(token));
     if (!config) throw new PushNotAuthorizedError();
+    if (adapter.verifyPush) {
+      const resolved = await this.carrierConfigs.resolve(config.account_id, config.carrier_reference);
+      const settings = resolved ? (adapter.effectiveSettings?.(resolved.settings) ?? resolved.settings) : {};
+      if (!adapter.verifyPush(request, settings)) throw new PushNotAuthorizedError();
+    }
     const parsed = adapter.parsePush(body);
     if (!parsed.ok) throw new InvalidRequestError(parsed.message);
+    await this.repos.jobs.enqueue(
+      'carrier.push',
+      { carrier_id: carrierId, carrier_reference: config.carrier_reference, body },
+      { now: this.clock.now().toISOString(), accountId: config.account_id },
+    );
+    return { updates: parsed.updates.length, queued: true };
+  }
+
+  /** Applies a queued push to the configuration's shipments with the pushed numbers; returns how many. */
+  async apply(accountId: number, carrierId: string, carrierReference: string, body: unknown): Promise<number> {
+    const adapter = this.carriers.get(carrierId);
+    if (!adapter || !acceptsPush(adapter)) return 0;
+    const parsed = adapter.parsePush(body);
+    if (!parsed.ok) return 0;
     let shipments = 0;
     for (const update of parsed.updates) {
-      const rows = await this.repos.carrierPush.shipmentsTracking(config.account_id, config.carrier_reference, update.tracking_number);
+      const rows = await this.repos.carrierPush.shipmentsTracking(accountId, carrierReference, update.tracking_number);
       for (const row of rows) {
         await this.tracking.apply(row, update.result, { adapter: adapter as CarrierAdapter });
         shipments++;
       }
     }
-    return { updates: parsed.updates.length, shipments };
+    return shipments;
   }
 }

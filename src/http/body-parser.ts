@@ -58,6 +58,13 @@ export function emptyBody(): InvalidRequestError {
  * decoded with replacement characters and stored so). Then Fastify's own parser, which refuses `__proto__`
  * and `constructor.prototype` keys. Text is not read as JSON: `text/plain` is refused like any other type.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body's bytes, on routes whose config asks for them (`config: { rawBody: true }`). */
+    rawBody?: Buffer;
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -67,6 +74,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       return done(new InvalidRequestError(`Invalid request format: the body nests deeper than ${MAX_BODY_DEPTH} levels`));
     }
     if (!isUtf8(body)) return done(new InvalidRequestError('Invalid request format: the body is not valid UTF-8'));
+    // Routes that check a signature over the bytes as sent (carrier pushes) keep them.
+    if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) request.rawBody = body;
     parseJson(request, body.toString('utf8'), done);
   });
 }

@@ -42,12 +42,18 @@ describe('POST /carrier-hooks/{carrier_id}/', () => {
       payload: body as object,
     });
 
-  it('applies pushed events through the same normalization as a poll, without duplicates', async () => {
+  it('acknowledges a push at once as a stored job, then applies it through the same normalization as a poll, without duplicates', async () => {
     await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'PUSH-1', tracking_number: 'WB4000300', carrier_reference: 'sb' });
     const body = await carrierPayload('WB4000300');
     const res = await push(body);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toEqual({ updates: 1, shipments: 1 });
+    expect(res.json().data).toEqual({ updates: 1, queued: true });
+    const queued = await t.context.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'carrier.push').execute();
+    expect(queued.map((j) => j.status)).toEqual(['queued']);
+    expect((await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'PUSH-1' })).json().data.status).toBe(
+      'pending',
+    );
+    await t.context.worker.runOnce();
     const details = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'PUSH-1' })).json().data;
     expect(details.status).toBe('delivered');
     const count = details.all_events.length;
@@ -75,8 +81,13 @@ describe('POST /carrier-hooks/{carrier_id}/', () => {
   it("never touches another account's shipment with the same number", async () => {
     const other = await t.account({ carriers: [{ carrier_reference: 'sb' }] });
     await t.call(other.token, 'POST', '/v5/shipment/', { shipment_id: 'PUSH-X', tracking_number: 'WB4000303', carrier_reference: 'sb' });
+    // Their shipment is not due for a poll: only the push job could change it.
+    await t.context.database.db.updateTable('shipments').set({ next_poll_at: null }).where('shipment_id', '=', 'PUSH-X').execute();
     const res = await push(await carrierPayload('WB4000303'));
-    expect(res.json().data.shipments).toBe(0);
+    expect(res.statusCode).toBe(200);
+    await t.context.worker.runOnce();
+    const jobs = await t.context.database.db.selectFrom('jobs').select('status').where('kind', '=', 'carrier.push').execute();
+    expect(jobs.every((j) => j.status === 'done')).toBe(true);
     const theirs = (await t.call(other.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: 'PUSH-X' })).json().data;
     expect(theirs.all_events).toEqual([]);
   });

@@ -14,12 +14,14 @@ export interface JobPayloads {
   'label.render': { document_row_id: number; format: LabelFormat; render?: LabelInput };
   /** One webhook delivery (a row of webhook_deliveries): sign it, post it, record the attempt. */
   'webhook.deliver': { delivery_id: number };
+  /** A carrier's push, acknowledged when it arrived: parse it and apply it to the configuration's shipments. */
+  'carrier.push': { carrier_id: string; carrier_reference: string; body: unknown };
 }
 
 export type JobKind = keyof JobPayloads;
 
 /** Written as a record so that a kind added to {@link JobPayloads} and left out here does not compile. */
-const KINDS: Record<JobKind, true> = { 'label.render': true, 'webhook.deliver': true };
+const KINDS: Record<JobKind, true> = { 'label.render': true, 'webhook.deliver': true, 'carrier.push': true };
 /** Every job kind: the worker refuses to start without a handler for each. */
 export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];
 

@@ -6,20 +6,22 @@ export const carrierHookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/carrier-hooks/:carrier_id/',
     {
+      config: { rawBody: true },
       schema: {
         tags: ['Carrier push'],
-        summary: 'Receive tracking updates a carrier pushes (Authorization: Bearer <push token>)',
+        summary:
+          'Receive tracking updates a carrier pushes (the push token as Authorization: Bearer, or where the carrier sends it); acknowledged at once, applied by a job',
         params: Type.Object({ carrier_id: Type.String({ minLength: 6, maxLength: 6 }) }),
         response: {
-          200: Type.Object({ api_response: Type.String(), data: Type.Object({ updates: Type.Integer(), shipments: Type.Integer() }) }),
+          200: Type.Object({ api_response: Type.String(), data: Type.Object({ updates: Type.Integer(), queued: Type.Boolean() }) }),
           400: Type.Ref('ErrorEnvelope'),
           403: Type.Ref('ErrorEnvelope'),
         },
       },
     },
     async (request) => {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-      const data = await app.context.carrierPush.receive(request.params.carrier_id, match?.[1] ?? null, request.body);
+      const pushed = { headers: request.headers, rawBody: request.rawBody ?? Buffer.alloc(0) };
+      const data = await app.context.carrierPush.receive(request.params.carrier_id, pushed, request.body);
       return { api_response: '200', data };
     },
   );
