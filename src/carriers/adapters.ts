@@ -1,9 +1,24 @@
 import type { CarrierAdapter } from './carrier.js';
+import { DhlUnifiedCarrier } from './dhlglb/dhlglb.carrier.js';
+import { FedexCarrier } from './fdxglb/fdxglb.carrier.js';
+import { GlsCarrier } from './glsglb/glsglb.carrier.js';
+import { LaPosteCarrier } from './lapost/lapost.carrier.js';
+import { PostnlCarrier } from './postnl/postnl.carrier.js';
 import { SandboxCarrier } from './sandbox/sandbox.carrier.js';
 import type { CarrierToolkit } from './sdk/toolkit.js';
+import { UpsCarrier } from './upsglb/upsglb.carrier.js';
 import { UspsCarrier } from './uspsus/uspsus.carrier.js';
 
 /** The adapters of this build, in the order the catalogue lists them. One line per carrier. */
 export function carrierAdapters(kit: CarrierToolkit): CarrierAdapter[] {
-  return [new SandboxCarrier(), new UspsCarrier(kit)];
+  return [
+    new SandboxCarrier(),
+    new UspsCarrier(kit),
+    new FedexCarrier(kit),
+    new GlsCarrier(kit),
+    new DhlUnifiedCarrier(kit),
+    new LaPosteCarrier(kit),
+    new UpsCarrier(kit),
+    new PostnlCarrier(kit),
+  ];
 }
