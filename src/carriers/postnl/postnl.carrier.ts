@@ -1,0 +1,135 @@
+import { Type } from '@sinclair/typebox';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, ProofOfDelivery, TrackResult } from '../carrier.js';
+import type { CarrierResponse } from '../sdk/http.js';
+import type { CallContext } from '../sdk/http-carrier.js';
+import { HttpCarrier } from '../sdk/http-carrier.js';
+import type { CarrierLimits } from '../sdk/limits.js';
+import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { POSTNL_CODES } from './postnl.codes.js';
+import { mapStatusBody } from './postnl.mapper.js';
+import { EXTENSIONS, mapSignatureBody } from './postnl.signature.js';
+
+function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierError {
+  return outcome.status === 'error';
+}
+
+/**
+ * PostNL's Shippingstatus API v2 (docs/carriers/postnl.md): one barcode per call with `detail=true` for the
+ * scans, an `apikey` header, Dutch local times, and the signature of delivered parcels as proof of delivery.
+ */
+export class PostnlCarrier extends HttpCarrier {
+  static readonly id = 'postnl';
+
+  readonly record: CarrierRecord = {
+    id: PostnlCarrier.id,
+    name: 'PostNL',
+    country_iso: ['NL', 'BE'],
+    language: ['en'],
+    supported_languages: ['en'],
+    contact: null,
+    site_link: 'https://www.postnl.nl',
+  };
+
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+
+  readonly settingsSchema = Type.Object({
+    api_key: secret(CredentialText('PostNL API key (sent in the apikey header)')),
+    environment: EnvironmentSetting,
+    poll_interval_seconds: PollIntervalSetting,
+  });
+
+  /**
+   * PostNL publishes no numeric limits; it asks that the API be called "in useful intervals, and for relevant
+   * shipments only", not every minute for every parcel. One barcode per call; a few calls at once and five a
+   * second per key; no parcel asked more than once an hour (its scans come hours apart).
+   */
+  readonly limits: CarrierLimits = {
+    numbers_per_call: 1,
+    concurrent_calls: 4,
+    requests_per_second: 5,
+    daily_quota: null,
+    quota_reset_utc: '00:00',
+    min_poll_interval_seconds: 3600,
+  };
+
+  protected readonly baseUrls = { production: 'https://api.postnl.nl', sandbox: 'https://api-sandbox.postnl.nl' };
+
+  protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[]> {
+    return Promise.all(numbers.map(async (number) => this.trackOne(number, context)));
+  }
+
+  private async trackOne(number: string, context: CallContext): Promise<TrackResult> {
+    const response = await this.call(context, {
+      method: 'GET',
+      url: `${context.baseUrl}/shipment/v2/status/barcode/${encodeURIComponent(number)}?detail=true&language=EN`,
+      headers: this.headers(context),
+    });
+    if (isError(response)) return { ...response, tracking_number: number };
+    // Not documented for unknown barcodes (PostNL answers those with Warnings in a 200), but plain enough.
+    if (response.status === 404) return { status: 'not_found', tracking_number: number };
+    if (response.status !== 200) return { ...this.unreadable(context, response), tracking_number: number };
+    const body = response.json();
+    if (body === undefined) return { ...this.unreadable(context, response), retryable: true, tracking_number: number };
+    return mapStatusBody(number, body, {
+      code: (codes) => this.code(POSTNL_CODES, codes),
+      proofOfDelivery: (barcode) => this.signature(barcode, context),
+    });
+  }
+
+  private headers(context: CallContext): Record<string, string> {
+    return { apikey: String(context.settings.api_key ?? '') };
+  }
+
+  /**
+   * The recipient's signature, downloaded when the service asks for it: within this credential's limits, as
+   * tracking calls are. Its image type is known only once downloaded (PostNL documents GIF, shows PNG), so
+   * `content_type` and `file_name` are set then, before the bytes are handed over.
+   */
+  private signature(barcode: string, context: CallContext): ProofOfDelivery {
+    const proof: ProofOfDelivery = {
+      reference: `signature:${barcode}`,
+      file_name: `${barcode}-signature.png`,
+      content_type: 'image/png',
+      fetch: async ({ signal }) => {
+        const gate = this.kit.gates.gate(context.credentialKey, this.limits);
+        const call = { ...context, signal };
+        const outcome = await gate.run(
+          () =>
+            this.call(call, {
+              method: 'GET',
+              url: `${context.baseUrl}/shipment/v2/status/signature/${encodeURIComponent(barcode)}`,
+              headers: this.headers(context),
+            }),
+          signal,
+        );
+        if ('paused' in outcome) {
+          const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
+          return {
+            status: 'error',
+            retryable: true,
+            throttled: outcome.reason,
+            retry_after_seconds: seconds,
+            message: 'PostNL: this credential is paused',
+          };
+        }
+        if ('aborted' in outcome) return { status: 'error', retryable: true, message: 'PostNL signature call abandoned at its deadline' };
+        if (isError(outcome)) {
+          if (outcome.throttled) {
+            const until = outcome.retry_after_seconds !== undefined ? this.kit.now() + outcome.retry_after_seconds * 1000 : undefined;
+            gate.pause(outcome.throttled, until);
+          }
+          return outcome;
+        }
+        if (outcome.status === 404)
+          return { status: 'error', retryable: false, message: 'PostNL has no signature for this parcel (HTTP 404)' };
+        if (outcome.status !== 200) return this.unreadable(call, outcome, 'signature answer');
+        const image = mapSignatureBody(outcome.json());
+        if (image.status === 'error') return image;
+        proof.content_type = image.content_type;
+        proof.file_name = `${barcode}-signature.${EXTENSIONS[image.content_type]}`;
+        return { status: 'ok', content: image.content };
+      },
+    };
+    return proof;
+  }
+}
