@@ -81,11 +81,14 @@ export async function localFedex(options: { track?: Route; now?: () => number } 
     .on('POST', '/track/v1/trackingdocuments', () => ({ body: fixture('signature-proof.json') }));
   const kit = localToolkit('fdxglb', server.url, {}, options.now);
   const adapter = new FedexCarrier(kit);
+  let closed = false;
   return {
     server,
     kit,
     adapter,
     async close() {
+      if (closed) return;
+      closed = true;
       await kit.http.close();
       await server.close();
     },

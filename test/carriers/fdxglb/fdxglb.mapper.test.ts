@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CarrierEvent, ProofOfDelivery, TrackResult } from '../../../src/carriers/carrier.js';
 import { readTrackingNumber } from '../../../src/carriers/detect/index.js';
@@ -62,11 +63,11 @@ describe('fdxglb code table', () => {
   });
 
   it('lists every documented status code, mapped or left out with a reason (never both)', () => {
-    const documented = [
-      'AA', 'AC', 'AD', 'AE', 'AF', 'AO', 'AP', 'AR', 'AS', 'AX', 'CA', 'CC', 'CD', 'CH', 'CP', 'DD', 'DE', 'DL', 'DO', 'DP', 'DR',
-      'DS', 'DY', 'EA', 'ED', 'EO', 'EP', 'FD', 'HA', 'HL', 'HP', 'IP', 'IT', 'IX', 'LO', 'OC', 'OD', 'OF', 'OX', 'PD', 'PF', 'PL',
-      'PM', 'PU', 'PX', 'RR', 'RM', 'RC', 'RS', 'RP', 'LP', 'RG', 'RD', 'SE', 'SF', 'SP',
-    ]; // biome-ignore format: one code list
+    // The codes of FedEx's tracking status code list (see the header of fdxglb.codes.ts).
+    const documented = (
+      'AA AC AD AE AF AO AP AR AS AX CA CC CD CH CP DD DE DL DO DP DR DS DY EA ED EO EP FD HA HL HP IP IT IX LO OC OD OF OX ' +
+      'PD PF PL PM PU PX RR RM RC RS RP LP RG RD SE SF SP'
+    ).split(' ');
     for (const code of documented) {
       const mapped = Object.hasOwn(FEDEX_CODES, code);
       const left = Object.hasOwn(FEDEX_UNMAPPED_CODES, code);
@@ -330,6 +331,60 @@ describe('fdxglb mapper: not found, partial batches, empty and malformed answers
     }
     const odd = mapScanEvent({ date: '2026-11-20T10:00:00Z', eventType: 7, scanLocation: 'here' as never, exceptionCode: {} });
     expect(odd).toMatchObject({ event_key: null, additional_info: { carrier_code: 'unknown' }, location: null });
+  });
+});
+
+describe('fdxglb mapper: scan-shaped arbitrary input', () => {
+  it('maps any scan-like record to null or to an event whose time parses and whose key matches its phase', () => {
+    const isoDate = fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true })
+      .chain((date) =>
+        fc.constantFrom(
+          date.toISOString(),
+          date.toISOString().slice(0, 19),
+          `${date.toISOString().slice(0, 19)}-05:00`,
+          date.toISOString().slice(0, 10),
+        ),
+      );
+    const code = fc.oneof(
+      fc.constantFrom(...Object.keys(FEDEX_CODES), ...Object.keys(FEDEX_UNMAPPED_CODES), ''),
+      fc.string(),
+      fc.integer(),
+    );
+    const place = fc.oneof(
+      fc.record(
+        {
+          city: fc.oneof(fc.string(), fc.constant('PINE RIDGE')),
+          stateOrProvinceCode: fc.oneof(fc.constantFrom('GA', 'TX', 'ON'), fc.string()),
+          countryCode: fc.oneof(fc.constantFrom('US', 'GB', 'CA', 'XX'), fc.string()),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.jsonValue(),
+    );
+    const scan = fc.record(
+      {
+        date: fc.oneof(isoDate, fc.string(), fc.jsonValue()),
+        eventType: code,
+        exceptionCode: code,
+        derivedStatusCode: code,
+        eventDescription: fc.oneof(fc.string(), fc.jsonValue()),
+        scanLocation: place,
+        locationId: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(scan, (input) => {
+        const event = mapScanEvent(input as never);
+        if (event === null) return;
+        expect(parseEventTime(event.time, { timezone: event.timezone }).ok).toBe(true);
+        expect(event.additional_info.carrier_code.length).toBeGreaterThan(0);
+        expect(event.event.length).toBeGreaterThan(0);
+        if (event.event_key) expect(event.phase_key).toBe(EVENTS[event.event_key].phase);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
