@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CarrierEvent, TrackResult } from '../../../src/carriers/carrier.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES, LAPOSTE_DOCUMENTED_CODES } from '../../../src/carriers/lapost/lapost.codes.js';
@@ -270,5 +271,60 @@ describe('La Poste mapper: per-number answers', () => {
     expect(mapSuiviBody({ returnCode: 200, idShip: '6A90000000101' }, ['6A90000000101'])).toEqual([
       expect.objectContaining({ status: 'error', retryable: true }),
     ]);
+  });
+});
+
+describe('La Poste mapper: arbitrary shipments', () => {
+  const anyText = fc.oneof(
+    fc.string(),
+    fc.constantFrom('DI1', 'AG1', 'ET3', 'PC2', 'FR', 'DE', 'XX', '2026-11-18T11:05:00+01:00', '2026-03-29T02:30:00'),
+  );
+  const anyValue = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
+  const event = fc.record({ code: anyValue, label: anyValue, date: anyValue, order: anyValue }, { requiredKeys: [] });
+  const envelope = fc.record(
+    {
+      returnCode: fc.oneof(fc.constantFrom(200, 104, 400, 404, 504, '200'), anyValue),
+      returnMessage: anyValue,
+      idShip: fc.oneof(fc.constant('6A90000000101'), anyValue),
+      shipment: fc.oneof(
+        fc.record(
+          {
+            idShip: fc.oneof(fc.constant('6A90000000101'), anyValue),
+            isFinal: anyValue,
+            estimDate: anyValue,
+            estimHourMin: anyValue,
+            estimHourMax: anyValue,
+            contextData: fc.oneof(
+              fc.record({ originCountry: anyValue, arrivalCountry: anyValue, removalPoint: anyValue }, { requiredKeys: [] }),
+              anyValue,
+            ),
+            event: fc.oneof(fc.array(fc.oneof(event, anyValue), { maxLength: 8 }), anyValue),
+          },
+          { requiredKeys: [] },
+        ),
+        anyValue,
+      ),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('never throws, and every event it keeps has a code and a time that parses', () => {
+    fc.assert(
+      fc.property(fc.oneof(envelope, fc.array(envelope, { maxLength: 4 })), (body) => {
+        const results = mapSuiviBody(body, ['6A90000000101']) ?? [];
+        for (const result of results) {
+          if (result.status !== 'ok') continue;
+          for (const e of result.events) {
+            expect(e.additional_info.carrier_code.length).toBeGreaterThan(0);
+            expect(parseEventTime(e.time, { timezone: e.timezone }).ok).toBe(true);
+          }
+          if (result.expected_delivery) {
+            expect(parseEventTime(result.expected_delivery.from).ok).toBe(true);
+            expect(parseEventTime(result.expected_delivery.to).ok).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

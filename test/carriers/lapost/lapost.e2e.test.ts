@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { CarrierServer } from '../support/carrier-server.js';
+import { fixtureRoute, TEST_KEY, TRACKING_PATH } from './lapost.fixtures.js';
+
+interface ShownEvent {
+  event: string;
+  event_key: string | null;
+  phase_key: string | null;
+  time: string;
+  timezone: string | null;
+  location: { place: string; country_code: string | null } | null;
+  additional_info: Record<string, unknown>;
+}
+
+describe('La Poste through the HTTP API (poll, store, show)', () => {
+  let server: CarrierServer;
+  let t: TestApp;
+  let acct: TestAccount;
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await new CarrierServer().start();
+    server.on('GET', TRACKING_PATH, fixtureRoute('in-transit-international', 'delivered', 'pickup-point', 'returned', 'not-found'));
+    t = await createTestApp({ env: { WAYBILL_CARRIER_LAPOST_BASE_URL: server.url } });
+    acct = await t.account({ carriers: [{ carrier_reference: 'lp', carrier_id: 'lapost', settings: { api_key: TEST_KEY } }] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await server.close();
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
+
+  async function track(trackingNumber: string): Promise<string> {
+    const shipmentId = `lp-${++n}`;
+    const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'lp' });
+    expect(res.statusCode, res.body).toBe(200);
+    return shipmentId;
+  }
+  const details = async (shipmentId: string) =>
+    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+
+  it('an international Colissimo in transit: events newest first, status active, phase in transit, the delivery window', async () => {
+    const id = await track('CB900001014FR');
+    await t.context.worker.runOnce();
+    const data = await details(id);
+    expect(data.status).toBe('active');
+    expect(data.current_phase.key).toBe('in_transit');
+    expect(data.expected_delivery).toEqual({ from: '2026-11-21T09:00:00+01:00', to: '2026-11-21T13:00:00+01:00' });
+    const events = data.all_events as ShownEvent[];
+    expect(events.map((e) => e.additional_info.carrier_code)).toEqual(['EP1', 'ET3', 'ZZ9', 'DO2', 'DO1', 'ET4', 'ET2', 'PC2', 'DR1']);
+    expect(events[0]).toMatchObject({ event: 'In transit', event_key: 'in_transit', time: '2026-11-20T08:10:00+01:00' });
+    expect(events[1]).toMatchObject({
+      time: '2026-11-19T21:40:00',
+      timezone: 'Europe/Berlin',
+      location: { place: 'Germany', country_code: 'DE' },
+    });
+    expect(events[2]).toMatchObject({ event: 'A note about your item.', event_key: null });
+    const request = server.requests.find((r) => r.path.endsWith('CB900001014FR'));
+    expect(request?.headers['x-okapi-key']).toBe(TEST_KEY);
+    expect(JSON.stringify(data)).not.toContain(TEST_KEY);
+  });
+
+  it('a delivered Colissimo: status delivered, phase delivered, no estimate once La Poste marks it final', async () => {
+    const id = await track('6A90000000101');
+    await t.context.worker.runOnce();
+    const data = await details(id);
+    expect(data.status).toBe('delivered');
+    expect(data.current_phase.key).toBe('delivered');
+    expect(data.expected_delivery).toEqual({ from: null, to: null });
+    expect((data.all_events as ShownEvent[]).map((e) => e.event_key)).toEqual([
+      'delivered',
+      'out_for_delivery',
+      'in_transit',
+      'in_transit',
+      'picked_up',
+      'info_received',
+    ]);
+  });
+
+  it('a parcel collected at its pickup point, and a Chronopost returned to its sender', async () => {
+    const collected = await track('6C90000000303');
+    const returned = await track('XY900003032FR');
+    await t.context.worker.runOnce();
+    const pickup = await details(collected);
+    expect(pickup.status).toBe('delivered');
+    expect(pickup.all_events[0]).toMatchObject({ event_key: 'collected_by_recipient', additional_info: { carrier_code: 'DI1' } });
+    expect(pickup.all_events[1]).toMatchObject({
+      event_key: 'available_for_pickup',
+      additional_info: { removal_point_name: 'Relais Les Tilleuls' },
+    });
+    const back = await details(returned);
+    expect(back.status).toBe('return');
+    expect(back.current_phase.key).toBe('return_to_sender');
+  });
+
+  it('a number La Poste does not know yet stays pending without events', async () => {
+    const id = await track('CA900006060FR');
+    await t.context.worker.runOnce();
+    const data = await details(id);
+    expect(data.status).toBe('pending');
+    expect(data.all_events).toEqual([]);
+  });
+
+  it('polling again stores no event twice', async () => {
+    const id = await track('LA900002023FR');
+    const before = (await details('lp-1')).all_events.length;
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(60 * 60_000);
+      await t.context.worker.runOnce();
+    }
+    expect((await details('lp-1')).all_events.length).toBe(before);
+    expect((await details(id)).status).toBe('pending');
+  });
+
+  it('an api_key that is blank or not a string is refused with 4030 on settings.api_key', async () => {
+    const url = `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`;
+    for (const api_key of ['', ' spaced ', 42]) {
+      const res = await t.admin('POST', url, { carrier_reference: 'lp-bad', carrier_id: 'lapost', settings: { api_key } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ api_response: '4030', errors: { settings: { api_key: [expect.any(String)] } } });
+    }
+    const language = await t.admin('POST', url, { carrier_reference: 'lp-bad', carrier_id: 'lapost', settings: { language: 'fr' } });
+    expect(language.json()).toMatchObject({
+      api_response: '4030',
+      errors: { settings: { language: [expect.stringMatching(/allowed values/)] } },
+    });
+  });
+
+  // api_key is optional in the schema (the operator may provide it), so no configuration is refused for lacking
+  // it: one without a key, on a service without an operator key, fails at the poll instead.
+  it('without its own key and without an operator key: accepted, and the poll records a failure without calling La Poste', async () => {
+    const other = await t.account({ carriers: [{ carrier_reference: 'lp-nokey', carrier_id: 'lapost', settings: {} }] });
+    const calls = server.requests.length;
+    const res = await t.as(other)('POST', '/v5/shipment/', {
+      shipment_id: 'nokey-1',
+      tracking_number: '6A90000000101',
+      carrier_reference: 'lp-nokey',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.context.worker.runOnce();
+    expect(server.requests.length).toBe(calls);
+    const account = await t.context.accounts.require(other.accountUuid);
+    const row = await t.context.repos.shipments.findByShipmentId(account.id, 'nokey-1');
+    expect(row?.poll_failures).toBe(1);
+  });
+});
+
+describe('La Poste with the operator’s key (WAYBILL_CARRIER_LAPOST_API_KEY)', () => {
+  it('a configuration without api_key tracks with the operator’s key', async () => {
+    const operatorKey = 'lp-operator-key-0a1b2c3d4e';
+    const server = await new CarrierServer().start();
+    server.on('GET', TRACKING_PATH, fixtureRoute('delivered'));
+    const t = await createTestApp({ env: { WAYBILL_CARRIER_LAPOST_BASE_URL: server.url, WAYBILL_CARRIER_LAPOST_API_KEY: operatorKey } });
+    try {
+      const acct = await t.account({ carriers: [{ carrier_reference: 'lp', carrier_id: 'lapost' }] });
+      const res = await t.as(acct)('POST', '/v5/shipment/', {
+        shipment_id: 'op-1',
+        tracking_number: '6A90000000101',
+        carrier_reference: 'lp',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await t.context.worker.runOnce();
+      const data = (await t.as(acct)('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'op-1' })).json().data;
+      expect(data.status).toBe('delivered');
+      expect(server.requests[0].headers['x-okapi-key']).toBe(operatorKey);
+      expect(JSON.stringify(data)).not.toContain(operatorKey);
+    } finally {
+      await t.close();
+      await server.close();
+    }
+  });
+});
