@@ -75,17 +75,20 @@ function countryOf(event: UspsTrackingEvent): string | null {
 function locationOf(event: UspsTrackingEvent, country: string | null, timezone: string | null): CarrierEventLocation | null {
   const city = text(event.eventCity);
   const zip = text(event.eventZIPCode) ?? text(event.eventZIP);
-  const rawCountry = text(event.eventCountry);
-  return placeOf({
+  const partner = text(event.eventPartner);
+  const location = placeOf({
     city,
     state_or_province: text(event.eventState),
     postal_code: zip,
     country_code: country,
-    // Without a city, the ZIP Code (or a country USPS named in words) is the place.
-    code: city ? null : (zip ?? (country ? null : rawCountry)),
-    facility: city ? null : text(event.eventPartner),
+    // A country USPS names in words that we cannot code is kept as the place's text.
+    code: country ? null : text(event.eventCountry),
+    facility: city ? null : partner,
     timezone,
   });
+  // A scan with only a ZIP Code reads best as that ZIP Code.
+  if (location && !city && !partner && zip) location.place = [zip, location.country_code].filter(Boolean).join(', ');
+  return location;
 }
 
 /**
