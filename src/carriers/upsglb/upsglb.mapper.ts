@@ -154,10 +154,3 @@ export function mapTrackResponse(body: unknown, inquiryNumber: string, lookup: C
   if (proof) result.proof_of_delivery = proof;
   return result;
 }
-
-/** Whether a shipment of the answer carries UPS's not-found warning (for logs and tests). */
-export function hasNotFoundWarning(body: unknown): boolean {
-  return list(object(object(body)?.trackResponse)?.shipment).some((s) =>
-    upsMessages(object(s)?.warnings).some((w) => w.code === NOT_FOUND_WARNING),
-  );
-}

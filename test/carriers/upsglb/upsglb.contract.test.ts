@@ -1,0 +1,35 @@
+import { mapTrackResponse } from '../../../src/carriers/upsglb/upsglb.mapper.js';
+import { type ContractFixture, carrierContract } from '../contract.js';
+import { NUMBERS, SETTINGS, UpsServer, upsAdapter } from './ups-server.js';
+
+/** A fixture of the contract: the local UPS serving every fixture, asked for these numbers. */
+function served(...numbers: string[]): ContractFixture {
+  return {
+    numbers,
+    secrets: [SETTINGS.client_secret, 'wb-access-token-'],
+    async start() {
+      const server = await UpsServer.create();
+      return { adapter: upsAdapter(server), settings: { ...SETTINGS }, close: () => server.close() };
+    },
+  };
+}
+
+carrierContract({
+  carrierId: 'upsglb',
+  fixtures: {
+    delivered: served(NUMBERS.delivered),
+    'in transit, times without offset': served(NUMBERS.inTransit),
+    exceptions: served(NUMBERS.exceptions),
+    'failed attempts and pickup points': served(NUMBERS.attempts),
+    returns: served(NUMBERS.returns),
+    cancelled: served(NUMBERS.cancelled),
+    'DST change': served(NUMBERS.dst),
+    'multi-piece': served(NUMBERS.multiPiece, NUMBERS.multiPieceLead),
+    'not found (200 and 404)': served(NUMBERS.notFound, NUMBERS.notFound404),
+    'empty event list': served(NUMBERS.emptyEvents),
+    'delivery photo': served(NUMBERS.deliveredPhoto),
+    'malformed and refused answers': served(NUMBERS.malformed, NUMBERS.unexpected, NUMBERS.badRequest),
+    'all at once': served(...Object.values(NUMBERS)),
+  },
+  mapAnyJson: (body) => mapTrackResponse(body, NUMBERS.delivered),
+});
