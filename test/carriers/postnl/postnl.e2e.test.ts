@@ -66,6 +66,10 @@ describe('postnl end to end: configuration, shipments, one poll, v5.2 details', 
     // The signature was fetched once and is served as the proof of delivery.
     expect(server.to(SIGNATURE_PATH)).toHaveLength(1);
     expect(delivered.pod_url).toEqual(expect.stringContaining('/files/pod/'));
+    const pod = await t.app.inject({ method: 'GET', url: delivered.pod_url.replace(/^https:\/\/waybill\.test/, '') });
+    expect(pod.statusCode).toBe(200);
+    expect(pod.headers['content-type']).toContain('image/png');
+    expect(pod.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
 
     const window = await details('pnl-window');
     expect(window.status).toBe('active');
