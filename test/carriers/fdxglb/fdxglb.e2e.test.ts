@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { CarrierServer } from '../support/carrier-server.js';
+import { answerFor, CLIENT_ID, CLIENT_SECRET, fixture, numbersAsked, SETTINGS } from './fdxglb.fixtures.js';
+
+const TRACK = '/track/v1/trackingnumbers';
+const TOKEN = '/oauth/token';
+const DOCUMENTS = '/track/v1/trackingdocuments';
+
+/** Through the HTTP API: a FedEx configuration, shipments with synthetic 12-digit numbers, one poll against a local FedEx. */
+describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', () => {
+  let server: CarrierServer;
+  let t: TestApp;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    server = await new CarrierServer().start();
+    server
+      .on('POST', TOKEN, () => ({ body: fixture('token.json') }))
+      .on('POST', TRACK, (request) => ({ body: answerFor(request.body) }))
+      .on('POST', DOCUMENTS, () => ({ body: fixture('signature-proof.json') }));
+    t = await createTestApp({ env: { WAYBILL_CARRIER_FDXGLB_BASE_URL: server.url } });
+    acct = await t.account({ carriers: [{ carrier_reference: 'fedex', carrier_id: 'fdxglb', settings: SETTINGS }] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
+  const details = async (shipmentId: string) =>
+    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  const eventKeys = (data: { all_events: Array<{ event_key: string | null }> }) => data.all_events.map((event) => event.event_key);
+
+  it('tracks a parcel in transit, a delivered one with its signature proof, a returned one and an unknown one in one FedEx call', async () => {
+    const shipments = [
+      ['fedex-transit', '799900000043'],
+      ['fedex-delivered', '799900000021'],
+      ['fedex-return', '799900000124'],
+      ['fedex-unknown', '799900000227'],
+    ];
+    for (const [shipmentId, trackingNumber] of shipments) {
+      const res = await api('POST', '/v5/shipment/', {
+        shipment_id: shipmentId,
+        tracking_number: trackingNumber,
+        carrier_reference: 'fedex',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await t.context.worker.runOnce();
+
+    expect(server.to(TOKEN)).toHaveLength(1);
+    expect(server.to(TRACK)).toHaveLength(1);
+    expect(numbersAsked(server.to(TRACK)[0].body).sort()).toEqual(shipments.map(([, number]) => number).sort());
+
+    const transit = await details('fedex-transit');
+    expect(transit.status).toBe('active');
+    expect(transit.current_phase).toEqual({ key: 'in_transit', name: 'In transit' });
+    expect(transit.carrier).toMatchObject({ id: 'fdxglb', name: 'FedEx' });
+    expect(transit.expected_delivery).toEqual({ from: '2026-11-26T09:00:00-05:00', to: '2026-11-26T13:00:00-05:00' });
+    // Newest first by instant: the unmapped announcement (AE) on top, the DST change ordered by offset.
+    expect(eventKeys(transit)).toEqual([
+      null,
+      'arrived_at_facility',
+      'in_transit',
+      'in_transit',
+      'arrived_at_facility',
+      'in_transit',
+      'departed_facility',
+      'departed_facility',
+      'arrived_at_facility',
+      'picked_up',
+      'label_created',
+    ]);
+    expect(transit.all_events[0]).toMatchObject({ event: 'Shipment arriving early', carrier_name: 'FedEx' });
+    expect(transit.all_events[1]).toMatchObject({
+      event: 'Arrived at a carrier facility',
+      phase_key: 'in_transit',
+      time: '2026-11-02T04:05:00-05:00',
+      timezone: 'America/New_York',
+      location: { place: 'Millbrook, NY, US', postal_code: '12599', country_code: 'US', state_or_province: 'NY' },
+      additional_info: { carrier_code: 'SF', carrier_description: 'At destination sort facility' },
+    });
+
+    const delivered = await details('fedex-delivered');
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.current_phase).toEqual({ key: 'delivered', name: 'Delivered' });
+    expect(eventKeys(delivered)[0]).toBe('delivered');
+    expect(delivered.all_events[0]).toMatchObject({ time: '2026-11-19T13:41:00-05:00', location: { place: 'Pine Ridge, GA, US' } });
+    expect(server.to(DOCUMENTS)).toHaveLength(1);
+    expect(delivered.pod_url).toEqual(expect.stringContaining('/files/pod/'));
+
+    const returned = await details('fedex-return');
+    expect(returned.status).toBe('return');
+    expect(returned.current_phase.key).toBe('return_to_sender');
+    expect(eventKeys(returned)).toEqual(['returning_to_sender', 'refused_by_recipient', 'picked_up']);
+
+    const unknown = await details('fedex-unknown');
+    expect(unknown.status).toBe('pending');
+    expect(unknown.all_events).toEqual([]);
+  });
+
+  it('a second poll within the token lifetime stores no event twice and asks for no new token', async () => {
+    const before = (await details('fedex-transit')).all_events.length;
+    t.clock.advance(40 * 60_000);
+    await t.context.worker.runOnce();
+    expect(server.to(TRACK)).toHaveLength(2);
+    expect((await details('fedex-transit')).all_events).toHaveLength(before);
+    expect(server.to(TOKEN)).toHaveLength(1);
+  });
+
+  it('stores the secret masked and never shows it', async () => {
+    const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(CLIENT_SECRET);
+    expect(res.json()[0].settings).toMatchObject({ client_id: CLIENT_ID, client_secret: '********', environment: 'sandbox' });
+  });
+
+  it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
+      carrier_reference: 'fedex-incomplete',
+      carrier_id: 'fdxglb',
+      settings: { client_id: CLIENT_ID },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().api_response).toBe('4030');
+    expect(res.json().errors.settings.client_secret).toEqual([expect.stringMatching(/Required/)]);
+  });
+});
