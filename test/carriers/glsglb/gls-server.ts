@@ -49,9 +49,9 @@ export function knownParcels(): Map<string, unknown[]> {
 /**
  * A local stand-in for GLS: `POST /oauth2/v2/token` issues `tok-1`, `tok-2`, … (each replacing the last), and
  * `GET /track-and-trace-v1/tracking/simple/trackids/{ids}` answers the fixtures' parcels for a valid token
- * (`E_404_01` for unknown ids, 401 for any other token).
+ * (`E_404_01` for unknown ids, 401 for any other token), or always `body` when given.
  */
-export async function glsServer(options: { delayMs?: number } = {}) {
+export async function glsServer(options: { delayMs?: number; body?: unknown } = {}) {
   const server = await new CarrierServer().start();
   const known = knownParcels();
   let issued = 0;
@@ -63,8 +63,12 @@ export async function glsServer(options: { delayMs?: number } = {}) {
   });
   server.on('GET', TRACK_PATH, (request) => {
     if (request.headers.authorization !== `Bearer ${current}`) {
-      return { status: 401, body: { fault: { faultstring: 'Invalid access token', detail: { errorcode: 'oauth.v2.InvalidAccessToken' } } } };
+      return {
+        status: 401,
+        body: { fault: { faultstring: 'Invalid access token', detail: { errorcode: 'oauth.v2.InvalidAccessToken' } } },
+      };
     }
+    if (options.body !== undefined) return { body: options.body };
     const ids = decodeURIComponent(request.path.split('/').pop() ?? '').split(',');
     const parcels = ids.flatMap((id) => known.get(id) ?? [{ requested: id, errorCode: 'E_404_01', errorMessage: 'Resource Not Found' }]);
     return { body: { parcels }, delayMs: options.delayMs };
