@@ -8,8 +8,10 @@ import type { CodeTable } from '../sdk/codes.js';
  * below were read in the scan-event tables that quote it with their USPS.com texts and status categories (the
  * "Customer Daily Extract" table: https://online.documentine.com/usps-zip-code-file-download/3/usps-customer-daily-extract-external-usps-com-second.html),
  * and cross-checked with the event code list of USPS's Web Tools Track & Confirm API guide
- * (https://www.usps.com/business/web-tools-apis/track-and-confirm-api.htm) as public clients reproduce it. Every code
- * is typed in here, none copied; docs/carriers/uspsus.md lists them with their USPS texts.
+ * (https://www.usps.com/business/web-tools-apis/track-and-confirm-api.htm) as public clients reproduce it and with
+ * ehub's list of USPS codes (https://app.theneo.io/ehub/ehub-api/tracking-event-descriptions; GX and OA are only
+ * there, EF and SF only in the Web Tools list). Every code is typed in here, none copied; docs/carriers/uspsus.md
+ * lists them with their USPS texts.
  *
  * Codes not listed keep USPS's own description (`eventType`) and no key: international scan codes (Appendix G-5),
  * `DX` "Delivery Status Not Updated" and `19` "DC eVS Arrive" (no journey meaning), `41` (open-and-distribute
