@@ -4,7 +4,7 @@ import { redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import { type CarrierLimits, nextReset } from '../sdk/limits.js';
 import { CredentialText, PollIntervalSetting, secret } from '../sdk/settings.js';
-import { DHLGLB_CODES, DHLGLB_SERVICES } from './dhlglb.codes.js';
+import { DHLGLB_CODES, DHLGLB_SERVICES, type DhlService } from './dhlglb.codes.js';
 import { mapShipmentsBody, refused } from './dhlglb.mapper.js';
 import { text } from './dhlglb.payload.js';
 import { type Download, mayFetch, proofOfDelivery } from './dhlglb.pod.js';
@@ -40,14 +40,13 @@ export class DhlUnifiedCarrier extends HttpCarrier {
       ),
     ),
     service: Type.Optional(
-      Type.Union(
-        DHLGLB_SERVICES.map((service) => Type.Literal(service)),
-        {
-          description:
-            'The DHL division to search first (express, parcel-de, ecommerce, …). Without it DHL may answer with another ' +
-            "division's record of the same parcel.",
-        },
-      ),
+      Type.Unsafe<DhlService>({
+        type: 'string',
+        enum: [...DHLGLB_SERVICES],
+        description:
+          'The DHL division to search first (express, parcel-de, ecommerce, …). Without it DHL may answer with another ' +
+          "division's record of the same parcel.",
+      }),
     ),
     language: Type.Optional(
       Type.String({

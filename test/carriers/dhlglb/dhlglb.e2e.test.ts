@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { CarrierServer, type ReceivedRequest, type ScriptedReply } from '../support/carrier-server.js';
+import { DHL_NUMBERS, dhlFixture } from './dhlglb.fixtures.js';
+
+const PATH = '/track/shipments';
+const KEY = 'e2e-dhl-key-7b1f0d';
+
+interface ShownEvent {
+  event: string;
+  event_key: string | null;
+  phase_key: string | null;
+  time: string;
+  timezone: string | null;
+  location: { place: string; country_code: string | null; city: string | null } | null;
+  additional_info: Record<string, unknown>;
+}
+
+/** The local DHL: fixtures by number, the delivered one with its proof on this server, 404 otherwise. */
+function dhl(server: CarrierServer) {
+  const answers: Record<string, () => unknown> = {
+    [DHL_NUMBERS.transit]: () => dhlFixture('transit'),
+    [DHL_NUMBERS.failure]: () => dhlFixture('failure'),
+    [DHL_NUMBERS.returned]: () => dhlFixture('return'),
+    [DHL_NUMBERS.delivered]: () => {
+      const body = dhlFixture('delivered') as { shipments: Array<{ details: { proofOfDelivery: { documentUrl: string } } }> };
+      body.shipments[0].details.proofOfDelivery.documentUrl = `${server.url}/pod/340528176905?token=e2e`;
+      return body;
+    },
+  };
+  return (request: ReceivedRequest): ScriptedReply => {
+    const answer = answers[request.query.get('trackingNumber') ?? ''];
+    return answer
+      ? { status: 200, body: answer() }
+      : { status: 404, headers: { 'content-type': 'application/problem+json' }, body: JSON.stringify(dhlFixture('not-found')) };
+  };
+}
+
+/**
+ * Runs the poller once. DHL allows one call a second per key, and the limits count on the service's clock,
+ * which is manual here: it is moved on while the poller waits, as time would pass.
+ */
+async function poll(t: TestApp): Promise<void> {
+  const ticking = setInterval(() => t.clock.advance(1_000), 5);
+  try {
+    await t.context.worker.runOnce();
+  } finally {
+    clearInterval(ticking);
+  }
+}
+
+describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
+  let server: CarrierServer;
+  let t: TestApp;
+  let acct: TestAccount;
+  let n = 0;
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n% synthetic proof\n'), Buffer.alloc(32, 0x20)]);
+
+  beforeAll(async () => {
+    server = await new CarrierServer().start();
+    server.on('GET', PATH, dhl(server));
+    server.on('GET', '/pod/340528176905', () => ({ status: 200, headers: { 'content-type': 'application/pdf' }, body: pdf }));
+    t = await createTestApp({ env: { WAYBILL_CARRIER_DHLGLB_BASE_URL: server.url } });
+    acct = await t.account({ carriers: [{ carrier_reference: 'dhl', carrier_id: 'dhlglb', settings: { api_key: KEY, language: 'en' } }] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await server.close();
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
+
+  async function track(trackingNumber: string): Promise<string> {
+    const shipmentId = `dhl-${++n}`;
+    const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'dhl' });
+    expect(res.statusCode, res.body).toBe(200);
+    return shipmentId;
+  }
+  const details = async (shipmentId: string) =>
+    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+
+  it('an Express parcel in transit: events newest first, status active, phase in transit, the delivery window', async () => {
+    const id = await track(DHL_NUMBERS.transit);
+    await poll(t);
+    const data = await details(id);
+    expect(data.status).toBe('active');
+    expect(data.current_phase.key).toBe('in_transit');
+    expect(data.expected_delivery).toEqual({ from: '2026-11-26T09:00:00+01:00', to: '2026-11-26T13:00:00+01:00' });
+    const events = data.all_events as ShownEvent[];
+    expect(events.map((e) => e.event_key)).toEqual(['in_transit', 'in_transit', 'in_transit', 'in_transit', 'info_received']);
+    expect(events[0]).toMatchObject({
+      event: 'In transit',
+      time: '2026-11-25T06:12:00',
+      timezone: 'Europe/Amsterdam',
+      location: { place: 'Zwolleburg - Netherlands, NL', country_code: 'NL' },
+      additional_info: { carrier_code: 'transit:ARRIVED AT DELIVERY FACILITY', carrier_description: expect.stringMatching(/^Arrived/) },
+    });
+    expect(events[4]).toMatchObject({ event: 'Shipment information received', time: '2026-11-24T09:30:00', location: null });
+    const request = server.to(PATH).find((r) => r.query.get('trackingNumber') === DHL_NUMBERS.transit);
+    expect(request?.headers['dhl-api-key']).toBe(KEY);
+    expect(request?.query.get('language')).toBe('en');
+    expect(JSON.stringify(data)).not.toContain(KEY);
+  });
+
+  it('a Paket delivered to a Packstation: status delivered, its proof of delivery kept and served', async () => {
+    const id = await track(DHL_NUMBERS.delivered);
+    await poll(t);
+    const data = await details(id);
+    expect(data.status).toBe('delivered');
+    expect(data.current_phase.key).toBe('delivered');
+    const events = data.all_events as ShownEvent[];
+    expect(events[0]).toMatchObject({ event_key: 'delivered', time: '2026-11-20T14:03:00+01:00', location: { place: 'Musterstadt, DE' } });
+    expect(events.map((e) => e.event_key)).toEqual(['delivered', 'in_transit', 'in_transit', 'info_received']);
+    expect(server.to('/pod/340528176905')).toHaveLength(1);
+    expect(data.pod_url).toEqual(expect.stringContaining(`/files/pod/`));
+    const file = await t.app.inject({ method: 'GET', url: new URL(data.pod_url).pathname + new URL(data.pod_url).search });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.rawPayload.equals(pdf)).toBe(true);
+  });
+
+  it("a failed delivery attempt: phase exception with DHL's words; a returned parcel: status return", async () => {
+    const failed = await track(DHL_NUMBERS.failure);
+    const returned = await track(DHL_NUMBERS.returned);
+    await poll(t);
+    const attempt = await details(failed);
+    expect(attempt.status).toBe('active');
+    expect(attempt.current_phase.key).toBe('exception');
+    expect(attempt.all_events[0]).toMatchObject({
+      event: 'Delivery attempted; recipient not home',
+      event_key: null,
+      timezone: 'Europe/London',
+      location: { place: 'Kingsbrook, GB' },
+    });
+    const back = await details(returned);
+    expect(back.status).toBe('return');
+    expect(back.current_phase.key).toBe('return_to_sender');
+    expect(back.all_events[0]).toMatchObject({ event_key: 'returned_to_sender' });
+  });
+
+  it('a number DHL does not know stays pending without events', async () => {
+    const id = await track('1234567891');
+    await poll(t);
+    const data = await details(id);
+    expect(data.status).toBe('pending');
+    expect(data.all_events).toEqual([]);
+  });
+
+  it('polling again stores no event twice', async () => {
+    const before = (await details('dhl-1')).all_events.length;
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(3 * 60 * 60_000);
+      await poll(t);
+    }
+    expect((await details('dhl-1')).all_events.length).toBe(before);
+    expect(server.to(PATH).filter((r) => r.query.get('trackingNumber') === DHL_NUMBERS.transit).length).toBeGreaterThan(1);
+  });
+
+  it('malformed settings are refused with 4030 on settings.<field>', async () => {
+    const url = `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`;
+    const refused = async (settings: Record<string, unknown>, field: string) => {
+      const res = await t.admin('POST', url, { carrier_reference: 'dhl-bad', carrier_id: 'dhlglb', settings });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ api_response: '4030', errors: { settings: { [field]: [expect.any(String)] } } });
+    };
+    for (const api_key of ['', ' padded ', 42]) await refused({ api_key }, 'api_key');
+    await refused({ api_key: KEY, service: 'parcel-xx' }, 'service');
+    const service = await t.admin('POST', url, { carrier_reference: 'dhl-bad', carrier_id: 'dhlglb', settings: { service: 'parcel-xx' } });
+    expect(service.json().errors.settings.service).toEqual([expect.stringMatching(/allowed values/)]);
+    await refused({ api_key: KEY, language: 'english' }, 'language');
+    await refused({ api_key: KEY, account_number: '123' }, 'account_number');
+  });
+
+  // api_key is optional in the schema (the operator may provide it), so no configuration is refused for lacking
+  // it; without an operator key, the poll fails without calling DHL.
+  it('without its own key and without an operator key: accepted, and the poll records a failure without calling DHL', async () => {
+    const other = await t.account({
+      carriers: [{ carrier_reference: 'dhl-nokey', carrier_id: 'dhlglb', settings: { service: 'express' } }],
+    });
+    const calls = server.requests.length;
+    const res = await t.as(other)('POST', '/v5/shipment/', {
+      shipment_id: 'nokey-1',
+      tracking_number: DHL_NUMBERS.transit,
+      carrier_reference: 'dhl-nokey',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await poll(t);
+    expect(server.requests.length).toBe(calls);
+    const account = await t.context.accounts.require(other.accountUuid);
+    const row = await t.context.repos.shipments.findByShipmentId(account.id, 'nokey-1');
+    expect(row?.poll_failures).toBe(1);
+  });
+});
+
+describe('DHL with the operator key (WAYBILL_CARRIER_DHLGLB_API_KEY)', () => {
+  it('a configuration without api_key tracks with the operator key', async () => {
+    const operatorKey = 'dhl-operator-key-3e9a51';
+    const server = await new CarrierServer().start();
+    server.on('GET', PATH, dhl(server));
+    const t = await createTestApp({ env: { WAYBILL_CARRIER_DHLGLB_BASE_URL: server.url, WAYBILL_CARRIER_DHLGLB_API_KEY: operatorKey } });
+    try {
+      const acct = await t.account({ carriers: [{ carrier_reference: 'dhl', carrier_id: 'dhlglb', settings: { service: 'express' } }] });
+      const res = await t.as(acct)('POST', '/v5/shipment/', {
+        shipment_id: 'op-1',
+        tracking_number: DHL_NUMBERS.transit,
+        carrier_reference: 'dhl',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await poll(t);
+      const data = (await t.as(acct)('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'op-1' })).json().data;
+      expect(data.status).toBe('active');
+      expect(server.requests[0].headers['dhl-api-key']).toBe(operatorKey);
+      expect(server.requests[0].query.get('service')).toBe('express');
+      expect(JSON.stringify(data)).not.toContain(operatorKey);
+    } finally {
+      await t.close();
+      await server.close();
+    }
+  });
+});
