@@ -122,8 +122,13 @@ export interface ProofOfDelivery {
   content_type: 'image/png' | 'image/jpeg' | 'image/gif' | 'application/pdf';
   /** Who signed for the parcel, when the carrier says. */
   signed_by?: string;
-  /** Downloads the file; a failure is data, as for `track`. */
-  fetch(options: { signal?: AbortSignal }): Promise<{ status: 'ok'; content: Buffer } | CarrierError>;
+  /**
+   * Downloads the file; a failure is data, as for `track`. `content_type` in the answer overrides the one
+   * above when the type is only known from the bytes.
+   */
+  fetch(options: {
+    signal?: AbortSignal;
+  }): Promise<{ status: 'ok'; content: Buffer; content_type?: ProofOfDelivery['content_type'] } | CarrierError>;
 }
 
 /** The carrier's answer for one tracking number. */

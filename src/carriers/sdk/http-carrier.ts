@@ -180,17 +180,51 @@ export abstract class HttpCarrier implements CarrierAdapter {
     };
   }
 
+  /**
+   * Runs a call other than tracking (a proof-of-delivery download, a subscription) within the credential's
+   * limits: it waits for a slot and the rate like a tracking call, and a pause answers for it.
+   */
+  protected async gated<T>(context: CallContext, call: () => Promise<T | CarrierError>): Promise<T | CarrierError> {
+    const gate = this.kit.gates.gate(context.credentialKey, this.limits);
+    const outcome = await gate.run(call, context.signal);
+    if (outcome && typeof outcome === 'object' && 'paused' in outcome) {
+      const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
+      return {
+        status: 'error',
+        retryable: true,
+        throttled: outcome.reason,
+        retry_after_seconds: seconds,
+        message: `${this.record.name}: this credential is paused`,
+      };
+    }
+    if (outcome && typeof outcome === 'object' && 'aborted' in outcome) {
+      return { status: 'error', retryable: true, message: `${this.record.name} call abandoned at its deadline` };
+    }
+    const result = outcome as T | CarrierError;
+    if (result && typeof result === 'object' && 'throttled' in result && (result as CarrierError).throttled) {
+      const error = result as CarrierError;
+      gate.pause(
+        error.throttled as 'rate' | 'quota',
+        error.retry_after_seconds !== undefined ? this.kit.now() + error.retry_after_seconds * 1000 : undefined,
+      );
+    }
+    return result;
+  }
+
   /** The event key of a carrier code (composite codes first), counting codes the table lacks. */
   protected code(table: CodeTable, codes: ReadonlyArray<string | null | undefined>) {
     return mapCode(table, codes, { carrier: this.record.id, metrics: this.kit.metrics });
   }
 
-  /** A failure for a carrier answer the adapter cannot read (e.g. a 400 or an unexpected body). */
+  /**
+   * A failure for a carrier answer the adapter cannot read (e.g. a 400 or an unexpected body). Retryable
+   * for a 5xx, and for a 2xx whose body is not what the carrier documents (a proxy's page, a truncated body).
+   */
   protected unreadable(context: CallContext, response: CarrierResponse, what = 'answer'): CarrierError {
     const text = response.text().replace(/\s+/g, ' ').trim().slice(0, 200);
     let message = `${this.record.name} ${what} could not be read (HTTP ${response.status})${text ? `: ${text}` : ''}`;
     for (const secret of context.secrets) if (secret.length >= 4) message = message.split(secret).join('[redacted]');
-    return { status: 'error', retryable: response.status >= 500, message };
+    return { status: 'error', retryable: response.status >= 500 || response.status < 300, message };
   }
 
   private context(settings: Record<string, unknown>, options: TrackOptions): CallContext {

@@ -31,8 +31,9 @@ export class ProofOfDeliveryService {
     const fetched = await proof.fetch({});
     if (fetched.status !== 'ok') return null;
     const key = `pod/${shipment.shipment_uuid}`;
-    await this.files.put(key, fetched.content, proof.content_type);
-    return JSON.stringify({ key, reference: proof.reference, content_type: proof.content_type } satisfies StoredProof);
+    const contentType = fetched.content_type ?? proof.content_type;
+    await this.files.put(key, fetched.content, contentType);
+    return JSON.stringify({ key, reference: proof.reference, content_type: contentType } satisfies StoredProof);
   }
 
   url(shipment: ShipmentRow): string | null {
