@@ -222,11 +222,11 @@ describe('La Poste transport: throttling and failures', () => {
     expect(result).toMatchObject({ status: 'error', retryable: false });
   });
 
-  it('an HTML page instead of JSON is an unreadable answer (not retryable for a 200)', async () => {
+  it('an HTML page instead of JSON is an unreadable answer (whether to retry is the SDK’s rule for unreadable answers)', async () => {
     const { server, adapter } = await start();
     server.on('GET', TRACKING_PATH, () => reply(lapostFixture('malformed')));
     const result = await trackOne(adapter, '6A90000000101', SETTINGS);
-    expect(result).toMatchObject({ status: 'error', retryable: false });
+    expect(result).toMatchObject({ status: 'error' });
     expect((result as { message: string }).message).toContain('could not be read');
   });
 
