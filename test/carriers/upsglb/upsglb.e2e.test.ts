@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { NUMBERS, SETTINGS, TOKEN_PATH, TRACK_PATH, UpsServer } from './ups-server.js';
+
+/** Through the HTTP API: a UPS configuration (CIE credentials), shipments with synthetic 1Z numbers, one poll against a local UPS. */
+describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', () => {
+  let server: UpsServer;
+  let t: TestApp;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    server = await UpsServer.create();
+    t = await createTestApp({ env: { WAYBILL_CARRIER_UPSGLB_BASE_URL: server.url } });
+    acct = await t.account({ carriers: [{ carrier_reference: 'ups', carrier_id: 'upsglb', settings: { ...SETTINGS } }] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
+  const details = async (shipmentId: string) =>
+    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  const keys = (data: { all_events: Array<{ event_key: string | null }> }) => data.all_events.map((e) => e.event_key);
+
+  it('maps a delivered parcel, one in transit, one at an Access Point, a return and an unknown number', async () => {
+    const shipments = [
+      ['ups-delivered', NUMBERS.delivered],
+      ['ups-transit', NUMBERS.inTransit],
+      ['ups-pickup', NUMBERS.attempts],
+      ['ups-return', NUMBERS.returns],
+      ['ups-unknown', NUMBERS.notFound],
+    ];
+    for (const [shipmentId, trackingNumber] of shipments) {
+      const res = await api('POST', '/v5/shipment/', {
+        shipment_id: shipmentId,
+        tracking_number: trackingNumber,
+        carrier_reference: 'ups',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await t.context.worker.runOnce();
+
+    expect(server.to(TOKEN_PATH)).toHaveLength(1);
+    expect(server.to(TRACK_PATH)).toHaveLength(5);
+
+    const delivered = await details('ups-delivered');
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.current_phase).toEqual({ key: 'delivered', name: 'Delivered' });
+    expect(delivered.carrier).toMatchObject({ id: 'upsglb', name: 'UPS' });
+    expect(keys(delivered)).toEqual([
+      'delivered',
+      'out_for_delivery',
+      'out_for_delivery',
+      'arrived_at_facility',
+      'in_transit',
+      'picked_up',
+      'label_created',
+    ]);
+    expect(delivered.all_events[0]).toMatchObject({
+      event: 'Delivered',
+      phase_key: 'delivered',
+      time: '2026-11-04T14:35:12-05:00',
+      timezone: 'America/New_York',
+      carrier_name: 'UPS',
+      location: { place: 'Maple Ridge, OH, US', postal_code: '43001', country_code: 'US' },
+      additional_info: { carrier_code: '011:KB', carrier_description: 'DELIVERED', status_type: 'D', slic: '4301' },
+    });
+    expect(delivered.all_events.at(-1).location).toMatchObject({ place: 'United States of America', city: null });
+    expect(delivered.pod_url).toEqual(expect.stringContaining('/files/pod/'));
+    expect(delivered.expected_delivery).toEqual({ from: null, to: null });
+    const pod = new URL(delivered.pod_url);
+    const file = await t.app.inject({ method: 'GET', url: `${pod.pathname}${pod.search}` });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/gif');
+    expect(file.rawPayload.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+
+    const transit = await details('ups-transit');
+    expect(transit.status).toBe('active');
+    expect(transit.current_phase.key).toBe('in_transit');
+    expect(keys(transit)).toEqual([
+      'in_transit',
+      'customs_cleared',
+      'customs_cleared',
+      'in_customs',
+      'in_customs',
+      'in_transit',
+      'picked_up',
+      'label_created',
+    ]);
+    const pickup = transit.all_events.find((e: { event_key: string }) => e.event_key === 'picked_up');
+    expect(pickup).toMatchObject({ time: '2026-11-09T10:15:00', timezone: 'Europe/Berlin', location: { place: 'Kleinfelden, DE' } });
+    expect(transit.expected_delivery).toEqual({ from: '2026-11-13T09:00:00', to: '2026-11-13T13:00:00' });
+
+    const atPoint = await details('ups-pickup');
+    expect(atPoint.status).toBe('active');
+    expect(atPoint.current_phase.key).toBe('available_for_pickup');
+    expect(keys(atPoint).slice(0, 3)).toEqual(['available_for_pickup', 'available_for_pickup', 'delivery_attempt_failed']);
+    expect(atPoint.expected_delivery).toEqual({ from: '2026-11-20', to: '2026-11-20T10:30:00' });
+
+    const back = await details('ups-return');
+    expect(back.status).toBe('return');
+    expect(back.current_phase.key).toBe('return_to_sender');
+
+    const unknown = await details('ups-unknown');
+    expect(unknown.status).toBe('pending');
+    expect(unknown.all_events).toEqual([]);
+  });
+
+  it('polls again later with the same token and stores no event twice', async () => {
+    const before = (await details('ups-transit')).all_events.length;
+    t.clock.advance(2 * 60 * 60_000);
+    await t.context.worker.runOnce();
+    expect(server.to(TRACK_PATH).length).toBeGreaterThan(5);
+    expect(server.to(TOKEN_PATH)).toHaveLength(1);
+    expect((await details('ups-transit')).all_events).toHaveLength(before);
+  });
+
+  it('refuses a 1Z number whose check digit is wrong', async () => {
+    const res = await api('POST', '/v5/shipment/', {
+      shipment_id: 'ups-typo',
+      tracking_number: '1ZWB4Y810300000009',
+      carrier_reference: 'ups',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().api_response).toBe('4030');
+  });
+
+  it('stores the secret masked and never shows it', async () => {
+    const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(SETTINGS.client_secret);
+    expect(res.json()[0].settings).toMatchObject({ client_id: SETTINGS.client_id, client_secret: '********', environment: 'sandbox' });
+  });
+
+  it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
+      carrier_reference: 'ups-incomplete',
+      carrier_id: 'upsglb',
+      settings: { client_id: SETTINGS.client_id },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().api_response).toBe('4030');
+    expect(res.json().errors.settings.client_secret).toEqual([expect.stringMatching(/Required/)]);
+  });
+});
