@@ -10,6 +10,8 @@ export interface ReceivedRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** When it arrived (ms since the epoch), for rate checks. */
+  at: number;
 }
 
 /** What a route answers: a status, headers and a body (objects are sent as JSON). `hang` never answers. */
@@ -89,6 +91,7 @@ export class CarrierServer {
       query: url.searchParams,
       headers: req.headers,
       body,
+      at: Date.now(),
     };
     this.requests.push(received);
     this.inFlight++;
