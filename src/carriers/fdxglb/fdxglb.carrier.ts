@@ -112,24 +112,8 @@ export class FedexCarrier extends HttpCarrier {
   }
 
   /** `POST /track/v1/trackingdocuments` within the credential's limits (FedEx counts it against the Track quota). */
-  private async fetchSignatureProof(piece: FedexProofRequest, context: CallContext): Promise<DocumentOutcome> {
-    const gate = this.kit.gates.gate(context.credentialKey, this.limits);
-    const outcome = await gate.run(() => this.requestSignatureProof(piece, context), context.signal);
-    if ('paused' in outcome) {
-      return {
-        status: 'error',
-        retryable: true,
-        throttled: outcome.reason,
-        retry_after_seconds: Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000)),
-        message: `${this.record.name}: this credential is paused after the carrier throttled it`,
-      };
-    }
-    if ('aborted' in outcome) return { status: 'error', retryable: true, message: `${this.record.name} call abandoned at its deadline` };
-    if (outcome.status === 'error' && outcome.throttled) {
-      const until = outcome.retry_after_seconds !== undefined ? this.kit.now() + outcome.retry_after_seconds * 1000 : undefined;
-      gate.pause(outcome.throttled, until);
-    }
-    return outcome;
+  private fetchSignatureProof(piece: FedexProofRequest, context: CallContext): Promise<DocumentOutcome> {
+    return this.gated(context, () => this.requestSignatureProof(piece, context));
   }
 
   private async requestSignatureProof(piece: FedexProofRequest, context: CallContext): Promise<DocumentOutcome> {

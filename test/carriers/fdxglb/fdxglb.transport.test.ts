@@ -174,11 +174,11 @@ describe('fdxglb transport against a local FedEx', () => {
     expect(result).toMatchObject({ status: 'error', retryable: false, message: expect.stringContaining('TRACKING.TRACKINGNUMBER.EMPTY') });
   });
 
-  it('a 200 that is not a tracking answer is an error, not a crash', async () => {
+  it('a 200 that is not a tracking answer is a retryable error (a proxy page, a truncated body), not a crash', async () => {
     for (const body of [fixture('malformed.json'), 'not json at all']) {
       fedex = await localFedex({ track: () => ({ body }) });
       const result = await trackOne(fedex.adapter, '799900000293', SETTINGS);
-      expect(result).toMatchObject({ status: 'error', retryable: false });
+      expect(result).toMatchObject({ status: 'error', retryable: true, message: expect.stringContaining('could not be read') });
       await fedex.close();
     }
   });
