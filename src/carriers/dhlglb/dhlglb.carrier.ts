@@ -76,8 +76,8 @@ export class DhlUnifiedCarrier extends HttpCarrier {
   private readonly quota = new QuotaInference(() => this.kit.now());
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
-    const apiKey = text(context.settings.api_key);
-    if (!apiKey) {
+    const apiKey = context.settings.api_key;
+    if (typeof apiKey !== 'string' || apiKey.trim() === '') {
       return {
         status: 'error',
         retryable: false,
