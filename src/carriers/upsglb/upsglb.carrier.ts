@@ -106,8 +106,8 @@ export class UpsCarrier extends HttpCarrier {
     const body = response.json();
     if (response.status === 200) {
       const result = mapTrackResponse(body, number, (codes) => this.code(UPS_CODES, codes));
-      // A 200 that is not a Track API answer (a gateway's page): worth trying again later.
-      return 'tracking_number' in result ? result : { ...this.unreadable(context, response), retryable: true, tracking_number: number };
+      // A 200 that is not a Track API answer (a gateway's page) is retryable (the SDK's rule for 2xx).
+      return 'tracking_number' in result ? result : { ...this.unreadable(context, response), tracking_number: number };
     }
     const errors = errorsOf(body);
     // 404 "Tracking number information not found", in UPS's error shape (not some proxy's page).
