@@ -121,18 +121,24 @@ export class DhlUnifiedCarrier extends HttpCarrier {
     return { ...this.unreadable(context, answer), tracking_number: trackingNumber };
   }
 
-  /** Downloads a proof-of-delivery link through the carrier transport; the key goes only to the API's own origin. */
+  /**
+   * Downloads a proof-of-delivery link through the carrier transport. A link on the API's own origin is a
+   * call on the key (sent only there), so it waits for the credential's limits like a tracking call.
+   */
   private download(apiKey: string, context: CallContext): Download {
     const origin = new URL(context.baseUrl).origin;
     return async (url, signal) => {
-      const answer = await this.kit.http.call({
-        carrier: this.record.id,
-        method: 'GET',
-        url,
-        headers: new URL(url).origin === origin ? { 'DHL-API-Key': apiKey, accept: '*/*' } : { accept: '*/*' },
-        secrets: context.secrets,
-        signal,
-      });
+      const onApi = new URL(url).origin === origin;
+      const get = () =>
+        this.kit.http.call({
+          carrier: this.record.id,
+          method: 'GET',
+          url,
+          headers: onApi ? { 'DHL-API-Key': apiKey, accept: '*/*' } : { accept: '*/*' },
+          secrets: context.secrets,
+          signal,
+        });
+      const answer = onApi ? await this.gated({ ...context, signal }, get) : await get();
       return 'retryable' in answer ? answer : { status: answer.status, body: answer.body };
     };
   }

@@ -84,7 +84,8 @@ export type Download = (url: string, signal?: AbortSignal) => Promise<{ status: 
 
 /**
  * The proof-of-delivery handle of a link. Its `content_type` and `file_name` are a guess (a document is
- * taken for a PDF, a signature for a PNG) until `fetch` has read the bytes, which set both.
+ * taken for a PDF, a signature for a PNG) until `fetch` has read the bytes: its answer carries the type
+ * read from them, and the handle's two fields are set to match.
  */
 export function proofOfDelivery(link: DhlProofLink, shipmentId: string, download: Download): ProofOfDelivery {
   const safeId = shipmentId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'shipment';
@@ -114,7 +115,7 @@ export function proofOfDelivery(link: DhlProofLink, shipmentId: string, download
       }
       proof.content_type = type;
       proof.file_name = `dhl-${link.kind}-${safeId}.${EXTENSIONS[type]}`;
-      return { status: 'ok', content: answer.body };
+      return { status: 'ok', content: answer.body, content_type: type };
     },
   };
   return proof;

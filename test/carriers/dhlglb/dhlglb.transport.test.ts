@@ -260,15 +260,18 @@ describe('dhlglb transport: the real adapter against a local DHL', () => {
       return body;
     };
     server.once(PATH, { status: 200, body: delivered(`${server.url}/pod/340528176905?token=t1`) });
-    const [local] = await track(adapterWith(), [DHL_NUMBERS.delivered]);
+    const adapter = adapterWith();
+    const [local] = await track(adapter, [DHL_NUMBERS.delivered]);
     if (local.status !== 'ok' || !local.proof_of_delivery) throw new Error(`expected a proof: ${JSON.stringify(local)}`);
     expect(local.proof_of_delivery).toMatchObject({
       reference: 'dhl:340528176905:document:2026-11-20T14:03:00+01:00',
       signed_by: 'Alex Example',
     });
     const fetched = await local.proof_of_delivery.fetch({ signal: AbortSignal.timeout(5_000) });
-    expect(fetched).toEqual({ status: 'ok', content: pdf });
+    expect(fetched).toEqual({ status: 'ok', content: pdf, content_type: 'application/pdf' });
     expect(local.proof_of_delivery.content_type).toBe('application/pdf');
+    // A download from the API's own origin is a call on the key: it counts like a tracking call.
+    expect(adapter.callsLeftToday({ api_key: KEY })).toBe(248);
     const download = server.to('/pod/340528176905')[0];
     expect(download.query.get('token')).toBe('t1');
     expect(download.headers['dhl-api-key']).toBe(KEY);
