@@ -8,8 +8,11 @@ import { Receiver } from '../webhooks/receiver.js';
 const CARRIER_SETTINGS = {
   poll_interval_seconds: 60,
   api_key: 'carrier-api-key-7Q2xV9kLmN3p',
-  password: 'carrier-password-Hx81Zs0Wq',
-  account_number: 'carrier-account-55510777',
+};
+const UPS_SETTINGS = {
+  client_id: 'carrier-account-55510777',
+  client_secret: 'carrier-password-Hx81Zs0Wq',
+  environment: 'sandbox',
 };
 
 describe('no secrets in the logs', () => {
@@ -47,6 +50,19 @@ describe('no secrets in the logs', () => {
     });
     expect(config.statusCode, config.body).toBe(201);
     for (const [key, value] of Object.entries(CARRIER_SETTINGS)) if (typeof value === 'string') secrets[`setting ${key}`] = value;
+    const ups = await t.admin('POST', `/admin/v1/accounts/${account.account_uuid}/carrier-configs/`, {
+      carrier_reference: 'ups',
+      carrier_id: 'upsglb',
+      settings: UPS_SETTINGS,
+    });
+    expect(ups.statusCode, ups.body).toBe(201);
+    const upsRotated = await t.admin('PATCH', `/admin/v1/accounts/${account.account_uuid}/carrier-configs/ups/`, {
+      settings: { client_secret: 'carrier-rotated-Pq55Lm0Zz' },
+    });
+    expect(upsRotated.statusCode, upsRotated.body).toBe(200);
+    secrets['ups client_id'] = UPS_SETTINGS.client_id;
+    secrets['ups client_secret'] = UPS_SETTINGS.client_secret;
+    secrets['ups rotated client_secret'] = 'carrier-rotated-Pq55Lm0Zz';
     expect((await t.admin('GET', `/admin/v1/accounts/${account.account_uuid}/carrier-configs/`)).statusCode).toBe(200);
 
     // Tokens: a good one, a wrong secret, a wrong grant.

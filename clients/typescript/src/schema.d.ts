@@ -302,6 +302,10 @@ export interface paths {
                             };
                             carrier_reference: string;
                             created_date: string;
+                            /** @description The settings as stored; secret settings read "********" */
+                            settings: {
+                                [key: string]: unknown;
+                            };
                             updated_date: string;
                         }[];
                     };
@@ -384,6 +388,10 @@ export interface paths {
                             created_date: string;
                             push_token?: string;
                             push_url?: string;
+                            /** @description The settings as stored; secret settings read "********" */
+                            settings: {
+                                [key: string]: unknown;
+                            };
                             updated_date: string;
                         };
                     };
@@ -485,7 +493,82 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a carrier configuration: booking kinds, or settings as a merge patch (rotate a secret by sending only it; null removes a setting) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_uuid: string;
+                    carrier_reference: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        booking?: ("outbound" | "return")[];
+                        settings?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            booking: {
+                                outbound: boolean;
+                                return: boolean;
+                            };
+                            /** @description A carrier */
+                            carrier: {
+                                contact: string | null;
+                                country_iso: string[];
+                                /** @description 6-character carrier identifier */
+                                id: string;
+                                language: string[] | null;
+                                name: string;
+                                site_link: string | null;
+                                supported_languages: string[];
+                            };
+                            carrier_reference: string;
+                            created_date: string;
+                            /** @description The settings as stored; secret settings read "********" */
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            updated_date: string;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+            };
+        };
         trace?: never;
     };
     "/admin/v1/accounts/{account_uuid}/credentials/": {
@@ -1135,6 +1218,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/carriers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every carrier adapter: capabilities, settings schema (secrets marked), environments, limits */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            base_url_overridden: boolean;
+                            capabilities: {
+                                booking: boolean;
+                                pudo: boolean;
+                                push: boolean;
+                                tracking: boolean;
+                            };
+                            countries: string[];
+                            environments: string[];
+                            id: string;
+                            limits: {
+                                concurrent_calls: number;
+                                daily_quota: number | null;
+                                min_poll_interval_seconds: number;
+                                numbers_per_call: number;
+                                quota_reset_utc: string;
+                                requests_per_second: number;
+                            } | null;
+                            name: string;
+                            /** @description Settings this deployment provides through WAYBILL_CARRIER_<ID>_<SETTING> */
+                            operator_settings: string[];
+                            /** @description JSON Schema of the settings; secret settings carry "x-secret": true */
+                            settings_schema: unknown;
+                        }[];
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/oauth/token/": {
         parameters: {
             query?: never;
@@ -1214,7 +1384,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Receive tracking updates a carrier pushes (Authorization: Bearer <push token>) */
+        /** Receive tracking updates a carrier pushes (the push token as Authorization: Bearer, or where the carrier sends it); acknowledged at once, applied by a job */
         post: {
             parameters: {
                 query?: never;
@@ -1235,7 +1405,7 @@ export interface paths {
                         "application/json": {
                             api_response: string;
                             data: {
-                                shipments: number;
+                                queued: boolean;
                                 updates: number;
                             };
                         };
@@ -2797,6 +2967,10 @@ export interface paths {
                                 };
                                 carrier_reference: string;
                                 created_date: string;
+                                /** @description The settings as stored; secret settings read "********" */
+                                settings: {
+                                    [key: string]: unknown;
+                                };
                                 updated_date: string;
                             }[];
                         };

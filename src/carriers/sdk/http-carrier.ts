@@ -93,7 +93,10 @@ export abstract class HttpCarrier implements CarrierAdapter {
     const context = this.context(effective, options);
     const gate = this.kit.gates.gate(context.credentialKey, this.limits);
     const size = Math.max(1, this.limits.numbers_per_call);
-    const numbers = [...new Set(requests.map((r) => r.tracking_number))];
+    // One question per number however it was written (spaces, case); every request gets the answer.
+    const byKey = new Map<string, string>();
+    for (const r of requests) if (!byKey.has(normalize(r.tracking_number))) byKey.set(normalize(r.tracking_number), r.tracking_number);
+    const numbers = [...byKey.values()];
     const answers = new Map<string, TrackResult>();
     const batches: string[][] = [];
     for (let i = 0; i < numbers.length; i += size) batches.push(numbers.slice(i, i + size));
@@ -118,13 +121,19 @@ export abstract class HttpCarrier implements CarrierAdapter {
           return;
         }
         if ('aborted' in outcome) {
-          for (const n of batch)
+          // The deadline came before the credential's limits let this call go: nothing was asked, so it is
+          // a wait like a throttle, not the shipments' failure.
+          const seconds = Math.max(1, Math.ceil(1 / Math.max(this.limits.requests_per_second, 1 / 3600)));
+          for (const n of batch) {
             answers.set(n, {
               status: 'error',
               tracking_number: n,
               retryable: true,
-              message: `${this.record.name} call abandoned at its deadline`,
+              throttled: 'rate',
+              retry_after_seconds: seconds,
+              message: `${this.record.name}: not called before the deadline, within this credential's limits`,
             });
+          }
           return;
         }
         const throttled = Array.isArray(outcome)
@@ -152,7 +161,10 @@ export abstract class HttpCarrier implements CarrierAdapter {
         }
       }),
     );
-    return requests.map((r) => answers.get(r.tracking_number) as TrackResult);
+    return requests.map((r) => {
+      const answer = answers.get(byKey.get(normalize(r.tracking_number)) as string) as TrackResult;
+      return answer.tracking_number === r.tracking_number ? answer : { ...answer, tracking_number: r.tracking_number };
+    });
   }
 
   /** Calls the carrier through the shared transport, with this adapter's id, secrets and the call's deadline. */
@@ -171,7 +183,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
         const token = await this.kit.tokens.get(context.credentialKey, issue);
         if (typeof token !== 'string') return token;
         current = token;
-        context.secrets.push(token);
+        if (!context.secrets.includes(token)) context.secrets.push(token);
         return { authorization: `Bearer ${token}` };
       },
       invalidate: () => {

@@ -30,6 +30,7 @@ export class CredentialGate {
   private readonly waiting: Array<() => void> = [];
   private tokens: number;
   private refilledAt: number;
+  private refilledAtMonotonic = performance.now();
   private usedToday = 0;
   private dayStarted: number;
   private pausedUntil = 0;
@@ -123,17 +124,22 @@ export class CredentialGate {
   private async rateToken(signal?: AbortSignal): Promise<boolean> {
     for (;;) {
       const now = this.now();
+      const monotonic = performance.now();
       const rate = this.limits.requests_per_second;
+      // Time passed by the injected clock or by the process's own, whichever is more: a clock held still (in
+      // tests) cannot stall the calls, and a clock run fast (in tests) speeds them up.
+      const elapsedMs = Math.max(now - this.refilledAt, monotonic - this.refilledAtMonotonic);
       // A burst of at most `rate` calls, and at least one (rates below 1/s are one call per 1/rate seconds).
-      this.tokens = Math.min(Math.max(1, rate), this.tokens + ((now - this.refilledAt) / 1000) * rate);
+      this.tokens = Math.min(Math.max(1, rate), this.tokens + (elapsedMs / 1000) * rate);
       this.refilledAt = now;
+      this.refilledAtMonotonic = monotonic;
       if (this.tokens >= 1) {
         this.tokens -= 1;
         return true;
       }
       if (signal?.aborted) return false;
       const waitMs = Math.ceil(((1 - this.tokens) / rate) * 1000);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(1, waitMs)));
+      await sleep(Math.max(1, waitMs), signal);
     }
   }
 
@@ -183,4 +189,17 @@ export function lastReset(nowMs: number, resetUtc: string): number {
 /** The next quota reset after `nowMs`. */
 export function nextReset(nowMs: number, resetUtc: string): number {
   return lastReset(nowMs, resetUtc) + 86_400_000;
+}
+
+/** Waits `ms`, or less when the signal fires first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
