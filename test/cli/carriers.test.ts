@@ -49,7 +49,7 @@ describe('waybill carriers list|add|update (clients of the admin API)', () => {
     expect(ups).toContain('client_id*');
     expect(ups).toContain('client_secret* (secret)');
     const dhl = listed.split('\n').find((line) => line.startsWith('dhlglb')) ?? '';
-    expect(dhl).toContain('api_key (secret) (set by operator)');
+    expect(dhl).toContain('api_key* (secret) (set by operator)');
     expect(listed).not.toContain('operator-dhl-key');
     const json = JSON.parse(await waybill('carriers', 'list', '--json'));
     expect(json.find((c: { id: string }) => c.id === 'upsglb').environments).toEqual(['production', 'sandbox']);

@@ -31,12 +31,12 @@ export class DhlUnifiedCarrier extends HttpCarrier {
   readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
 
   readonly settingsSchema = Type.Object({
-    api_key: Type.Optional(
-      secret(
-        CredentialText(
-          'DHL API key: the Consumer Key of a developer.dhl.com app with "Shipment Tracking - Unified". ' +
-            'Leave it out to use the key this deployment provides.',
-        ),
+    // Required, but a key the operator provides (WAYBILL_CARRIER_<ID>_API_KEY) counts: a configuration is refused
+    // only when neither the merchant nor the operator has one.
+    api_key: secret(
+      CredentialText(
+        'DHL API key: the Consumer Key of a developer.dhl.com app with "Shipment Tracking - Unified". ' +
+          'Leave it out to use the key this deployment provides.',
       ),
     ),
     service: Type.Optional(

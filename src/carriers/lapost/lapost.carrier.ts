@@ -31,8 +31,10 @@ export class LaPosteCarrier extends HttpCarrier {
   readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
 
   readonly settingsSchema = Type.Object({
-    api_key: Type.Optional(
-      secret(CredentialText('La Poste Okapi key (X-Okapi-Key) of an application subscribed to Suivi v2; the operator may provide one')),
+    // Required, but a key the operator provides (WAYBILL_CARRIER_<ID>_API_KEY) counts: a configuration is refused
+    // only when neither the merchant nor the operator has one.
+    api_key: secret(
+      CredentialText('La Poste Okapi key (X-Okapi-Key) of an application subscribed to Suivi v2; the operator may provide one'),
     ),
     // One enum rather than a union of literals: a wrong value gets one clear message.
     language: Type.Optional(

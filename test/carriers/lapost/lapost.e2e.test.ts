@@ -128,22 +128,18 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
     });
   });
 
-  // api_key is optional in the schema (the operator may provide it), so no configuration is refused for lacking
-  // it: one without a key, on a service without an operator key, fails at the poll instead.
-  it('without its own key and without an operator key: accepted, and the poll records a failure without calling La Poste', async () => {
-    const other = await t.account({ carriers: [{ carrier_reference: 'lp-nokey', carrier_id: 'lapost', settings: {} }] });
-    const calls = server.requests.length;
-    const res = await t.as(other)('POST', '/v5/shipment/', {
-      shipment_id: 'nokey-1',
-      tracking_number: '6A90000000101',
+  // api_key is required, but an operator key counts: without either, the configuration is refused.
+  it('without its own key and without an operator key: refused with 4030 naming settings.api_key', async () => {
+    const refusedConfig = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'lp-nokey',
+      carrier_id: 'lapost',
+      settings: {},
     });
-    expect(res.statusCode, res.body).toBe(200);
-    await t.context.worker.runOnce();
-    expect(server.requests.length).toBe(calls);
-    const account = await t.context.accounts.require(other.accountUuid);
-    const row = await t.context.repos.shipments.findByShipmentId(account.id, 'nokey-1');
-    expect(row?.poll_failures).toBe(1);
+    expect(refusedConfig.statusCode).toBe(400);
+    expect(refusedConfig.json()).toMatchObject({
+      api_response: '4030',
+      errors: { settings: { api_key: [expect.stringMatching(/^Required/)] } },
+    });
   });
 });
 
