@@ -13,12 +13,12 @@ import { UspsCarrier } from './uspsus/uspsus.carrier.js';
 export function carrierAdapters(kit: CarrierToolkit): CarrierAdapter[] {
   return [
     new SandboxCarrier(),
-    new UspsCarrier(kit),
-    new FedexCarrier(kit),
-    new GlsCarrier(kit),
-    new DhlUnifiedCarrier(kit),
-    new LaPosteCarrier(kit),
     new UpsCarrier(kit),
+    new DhlUnifiedCarrier(kit),
+    new FedexCarrier(kit),
     new PostnlCarrier(kit),
+    new LaPosteCarrier(kit),
+    new GlsCarrier(kit),
+    new UspsCarrier(kit),
   ];
 }
