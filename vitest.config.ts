@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects; `npm test` (and CI) runs all of them, `npm run test:fast` the first two.
+ * Four projects; `npm test` (and CI) runs all of them, `npm run test:fast` the first two, `npm run test:live` the last.
  * - unit: pure code, no service built (mappers, parsers, renderers, the database layer's helpers).
  * - api: the service built in-process and driven through fastify.inject(), on its own database schema.
  * - slow: real child processes, kills, restarts, slow clients and browsers (crash and shutdown runs, connection
  *   limits, serve --workers, several processes on one database, the CLI's backup, Chromium).
+ * - live: the carriers' real APIs, only for carriers whose credentials are in the environment (skipped otherwise).
  */
 const slow = [
   'test/reliability/**/*.test.ts',
@@ -31,6 +32,9 @@ const unit = [
   'test/webhooks/address-guard.test.ts',
 ];
 
+/** Calls to the carriers' real APIs, each skipped unless its credentials are in the environment (`npm run test:live`). */
+const live = ['test/live/**/*.test.ts'];
+
 const shared = { pool: 'forks', testTimeout: 30_000, hookTimeout: 60_000 } as const;
 
 export default defineConfig({
@@ -38,8 +42,9 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       { test: { ...shared, name: 'unit', include: unit } },
-      { test: { ...shared, name: 'api', include: ['test/**/*.test.ts'], exclude: [...unit, ...slow] } },
+      { test: { ...shared, name: 'api', include: ['test/**/*.test.ts'], exclude: [...unit, ...slow, ...live] } },
       { test: { ...shared, name: 'slow', include: slow } },
+      { test: { ...shared, name: 'live', include: live, testTimeout: 180_000 } },
     ],
   },
 });

@@ -64,7 +64,7 @@ export function carrierContract(contract: CarrierContract): void {
   });
 }
 
-function checkResult(result: TrackResult): void {
+export function checkResult(result: TrackResult): void {
   expect(['ok', 'not_found', 'error']).toContain(result.status);
   if (result.status === 'error') {
     expect(typeof result.message).toBe('string');
