@@ -200,6 +200,15 @@ export class TrackingService {
         change({ body: JSON.stringify(body), updated_at: nowText, last_tracking_update_at: nowText });
       }
     }
+    const signedBy = result.proof_of_delivery?.signed_by?.trim();
+    if (signedBy) {
+      // Who signed, as the carrier says, in the interface's parcel_recipient_information, unless the merchant set it.
+      const body = JSON.parse(shipment.body);
+      if (body.parcel_recipient_information === undefined || body.parcel_recipient_information === null) {
+        body.parcel_recipient_information = signedBy.slice(0, 1000);
+        change({ body: JSON.stringify(body), updated_at: nowText });
+      }
+    }
     const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
     if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
       const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;

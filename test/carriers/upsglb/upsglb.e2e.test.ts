@@ -68,6 +68,8 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
     });
     expect(delivered.all_events.at(-1).location).toMatchObject({ place: 'United States of America', city: null });
     expect(delivered.pod_url).toEqual(expect.stringContaining('/files/pod/'));
+    // Who signed (UPS's receivedBy), where the interface keeps the parcel's recipient.
+    expect(delivered.parcel_recipient_information).toBe('QUILLFEATHER');
     expect(delivered.expected_delivery).toEqual({ from: null, to: null });
     const pod = new URL(delivered.pod_url);
     const file = await t.app.inject({ method: 'GET', url: `${pod.pathname}${pod.search}` });
