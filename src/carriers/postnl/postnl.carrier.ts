@@ -91,35 +91,15 @@ export class PostnlCarrier extends HttpCarrier {
       file_name: `${barcode}-signature.png`,
       content_type: 'image/png',
       fetch: async ({ signal }) => {
-        const gate = this.kit.gates.gate(context.credentialKey, this.limits);
         const call = { ...context, signal };
-        const outcome = await gate.run(
-          () =>
-            this.call(call, {
-              method: 'GET',
-              url: `${context.baseUrl}/shipment/v2/status/signature/${encodeURIComponent(barcode)}`,
-              headers: this.headers(context),
-            }),
-          signal,
+        const outcome = await this.gated(call, () =>
+          this.call(call, {
+            method: 'GET',
+            url: `${context.baseUrl}/shipment/v2/status/signature/${encodeURIComponent(barcode)}`,
+            headers: this.headers(context),
+          }),
         );
-        if ('paused' in outcome) {
-          const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
-          return {
-            status: 'error',
-            retryable: true,
-            throttled: outcome.reason,
-            retry_after_seconds: seconds,
-            message: 'PostNL: this credential is paused',
-          };
-        }
-        if ('aborted' in outcome) return { status: 'error', retryable: true, message: 'PostNL signature call abandoned at its deadline' };
-        if (isError(outcome)) {
-          if (outcome.throttled) {
-            const until = outcome.retry_after_seconds !== undefined ? this.kit.now() + outcome.retry_after_seconds * 1000 : undefined;
-            gate.pause(outcome.throttled, until);
-          }
-          return outcome;
-        }
+        if (isError(outcome)) return outcome;
         if (outcome.status === 404)
           return { status: 'error', retryable: false, message: 'PostNL has no signature for this parcel (HTTP 404)' };
         if (outcome.status !== 200) return this.unreadable(call, outcome, 'signature answer');
