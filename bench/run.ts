@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
+import { carrierPolling } from './scenarios/carrier-polling.js';
 import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
@@ -23,6 +24,7 @@ const scenarios: Scenario[] = [
   shipmentCreate,
   trackingStore,
   trackingClaim,
+  carrierPolling,
   webhookDelivery,
   shipmentImport,
   labels,
@@ -34,7 +36,7 @@ const scenarios: Scenario[] = [
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [--database sqlite,postgres] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)
---database: where scenarios that can run on either keep their data (mixed); PostgreSQL gets a fresh database on
+--database: where scenarios that can run on either keep their data (mixed, carrier-polling); PostgreSQL gets a fresh database on
 the server of BENCH_DATABASE_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 type DatabaseName = NonNullable<LoadSettings['database']>;
