@@ -38,6 +38,7 @@ import { shipmentSerializers } from './http/shipment-reply.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
+import { PushSubscriber } from './jobs/push-subscriber.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
 import { Worker } from './jobs/worker.js';
@@ -183,7 +184,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     log,
     [labelJob, webhookJob, new CarrierPushJob(carrierPush)],
-    [poller, new HousekeepingTask(repos, clock)],
+    [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log), new HousekeepingTask(repos, clock)],
     {
       leaseMs: config.jobLeaseMs,
     },

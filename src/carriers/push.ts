@@ -1,4 +1,4 @@
-import type { CarrierSettings, TrackResult } from './carrier.js';
+import type { CarrierError, CarrierSettings, TrackResult } from './carrier.js';
 
 /** One tracking number's news, pushed by the carrier. */
 export interface PushUpdate {
@@ -28,6 +28,35 @@ export interface PushCapable {
   verifyPush?(request: PushedRequest, settings: CarrierSettings): boolean;
   /** Reads a body the carrier posted to `/carrier-hooks/{carrier_id}/`; a body it cannot read is data, not a throw. */
   parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string };
+  /**
+   * For carriers that push only the numbers subscribed to, for a while (UPS Track Alert): subscribes at most
+   * `subscription.numbers_per_call` numbers in one carrier call, within the credential's limits. Every number
+   * asked is in `accepted` or `refused`; `until` is when the accepted numbers' subscriptions end. Never throws.
+   */
+  subscribe?(numbers: readonly string[], settings: CarrierSettings, options: SubscribeOptions): Promise<SubscriptionResult | CarrierError>;
+  /** How subscriptions work with this carrier; present with `subscribe`. */
+  readonly subscription?: { numbers_per_call: number; valid_seconds: number };
+}
+
+export interface SubscribeOptions {
+  now: Date;
+  signal?: AbortSignal;
+}
+
+/** What a carrier said to one subscription call. */
+export interface SubscriptionResult {
+  accepted: string[];
+  /** Numbers the carrier would not subscribe (not its own, not valid), with its reason when it gave one. */
+  refused: Array<{ tracking_number: string; message: string }>;
+  until: Date;
+}
+
+/** A push adapter that needs a subscription per tracking number. */
+export type SubscribingPush = PushCapable & Required<Pick<PushCapable, 'subscribe' | 'subscription'>>;
+
+export function subscribesToPush(adapter: object): adapter is SubscribingPush {
+  const push = adapter as Partial<PushCapable>;
+  return acceptsPush(adapter) && typeof push.subscribe === 'function' && push.subscription !== undefined;
 }
 
 export function acceptsPush(adapter: object): adapter is PushCapable {

@@ -10,6 +10,7 @@ import * as consoleSessionRevocations from './migrations/0008_console_session_re
 import * as accountStrictFields from './migrations/0009_account_strict_fields.js';
 import * as documentBytes from './migrations/0010_document_bytes.js';
 import * as pollDeferral from './migrations/0012_poll_deferral.js';
+import * as pushSubscriptions from './migrations/0013_push_subscriptions.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009_account_strict_fields': accountStrictFields,
   '0010_document_bytes': documentBytes,
   '0012_poll_deferral': pollDeferral,
+  '0013_push_subscriptions': pushSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -77,6 +77,10 @@ export interface ShipmentsTable {
   last_tracking_update_at: string | null;
   /** When polls were first put off for the carrier credential's daily quota; null when not deferred. */
   poll_deferred_since: string | null;
+  /** Until when the carrier pushes this number's events (a push subscription); null when not subscribed. */
+  push_subscribed_until: string | null;
+  /** Not before this may the subscriber ask the carrier again: a worker's claim, or a day after a refusal. */
+  push_retry_at: string | null;
   /** Failed polls in a row; the carrier adapter sees it as the attempt number. */
   poll_failures: Generated<number>;
   /** The carrier's proof of delivery once fetched: JSON {key, reference, content_type}. */

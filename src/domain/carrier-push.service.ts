@@ -8,6 +8,9 @@ import type { CarrierConfigsService } from './carrier-configs.service.js';
 import { DomainError, InvalidRequestError } from './errors.js';
 import type { TrackingService } from './shipments/tracking.service.js';
 
+/** What the push token endpoint says its tokens last: the push token does not expire, but a carrier asks again daily. */
+export const PUSH_ACCESS_TOKEN_SECONDS = 86_400;
+
 export class PushNotAuthorizedError extends DomainError {
   constructor() {
     super('unauthorized', 'Push token missing or wrong for this carrier');
@@ -35,12 +38,26 @@ export class CarrierPushService {
     accountId: number,
     carrierReference: string,
     carrierId: string,
-  ): Promise<{ push_token: string; push_url: string } | null> {
+  ): Promise<{ push_token: string; push_url: string; push_token_url: string } | null> {
     const adapter = this.carriers.get(carrierId);
     if (!adapter?.capabilities.push || !acceptsPush(adapter)) return null;
     const token = `wbpush_${randomToken(32)}`;
     await this.repos.carrierPush.setTokenHash(accountId, carrierReference, sha256Hex(token));
-    return { push_token: token, push_url: `${this.publicUrl}/carrier-hooks/${carrierId}/` };
+    const pushUrl = `${this.publicUrl}/carrier-hooks/${carrierId}/`;
+    return { push_token: token, push_url: pushUrl, push_token_url: `${pushUrl}oauth/token/` };
+  }
+
+  /**
+   * OAuth 2.0 client credentials for carriers that fetch a token before they push (UPS Track Alert): the
+   * client secret is the configuration's push token, and the access token given is that push token again, so
+   * `receive` checks a push the same way whichever route the token took (see docs/decisions.md).
+   */
+  async accessToken(carrierId: string, clientSecret: string): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number }> {
+    const adapter = this.carriers.get(carrierId);
+    if (!adapter?.capabilities.push || !acceptsPush(adapter) || !clientSecret) throw new PushNotAuthorizedError();
+    const config = await this.repos.carrierPush.findByTokenHash(carrierId, sha256Hex(clientSecret));
+    if (!config) throw new PushNotAuthorizedError();
+    return { access_token: clientSecret, token_type: 'Bearer', expires_in: PUSH_ACCESS_TOKEN_SECONDS };
   }
 
   /**

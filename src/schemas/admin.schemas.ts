@@ -73,11 +73,17 @@ export const CarrierConfig = Type.Object({
   updated_date: Type.String(),
 });
 
-/** The answer to adding a configuration: for a carrier that pushes, also its push token (shown once) and URL. */
+/** The answer to adding a configuration: for a carrier that pushes, also its push token (shown once) and URLs. */
 export const CarrierConfigCreated = Type.Object({
   ...CarrierConfig.properties,
   push_token: Type.Optional(Type.String()),
   push_url: Type.Optional(Type.String()),
+  push_token_url: Type.Optional(
+    Type.String({
+      description:
+        'OAuth 2.0 token URL for carriers that fetch a token before pushing (UPS Track Alert): client secret = push_token, any client id',
+    }),
+  ),
 });
 
 /** An adapter in the catalogue: what it can do, what it needs, what the carrier allows. */

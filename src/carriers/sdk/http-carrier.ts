@@ -167,6 +167,20 @@ export abstract class HttpCarrier implements CarrierAdapter {
     });
   }
 
+  /**
+   * The context of a call other than tracking (a push subscription): the settings in force, checked as for
+   * tracking, or the non-retryable error an incomplete configuration gets.
+   */
+  protected prepare(settings: CarrierSettings, options: TrackOptions): CallContext | CarrierError {
+    const effective = this.effectiveSettings(settings);
+    const problems = checkSettings(this.settingsSchema, effective);
+    if (problems.length > 0) {
+      const message = `The ${this.record.name} configuration is incomplete: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join(' ')}`;
+      return { status: 'error', retryable: false, message };
+    }
+    return this.context(effective, options);
+  }
+
   /** Calls the carrier through the shared transport, with this adapter's id, secrets and the call's deadline. */
   protected call(context: CallContext, call: Omit<CarrierCall, 'carrier' | 'secrets' | 'signal'>): Promise<CarrierResponse | CarrierError> {
     return this.kit.http.call({ ...call, carrier: this.record.id, secrets: context.secrets, signal: context.signal });

@@ -1,23 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
-import { redact } from '../sdk/http.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
+import type { PushCapable, PushUpdate, SubscribeOptions, SubscriptionResult } from '../push.js';
+import { type CallAuth, redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
 import { UPS_CODES } from './upsglb.codes.js';
 import { describeMessages, errorsOf, mapTrackResponse } from './upsglb.mapper.js';
+import { parseTrackAlert, readSubscriptionAnswer } from './upsglb.push.js';
 
 /** Identifies Waybill to UPS in every call's `transactionSrc` header. */
 const TRANSACTION_SOURCE = 'waybill';
 
+/** Track Alert subscriptions: at most 100 numbers per call, each valid 14 days (UPSTrackAlert.yaml). */
+const SUBSCRIPTION = { numbers_per_call: 100, valid_seconds: 14 * 86_400 } as const;
+
 /**
  * UPS: OAuth client credentials (`POST /security/v1/oauth/token`, HTTP Basic), then the Track API
- * (`GET /api/track/v1/details/{inquiryNumber}`), one number per call. docs/carriers/upsglb.md has the
- * sources, limits and what a merchant sees.
+ * (`GET /api/track/v1/details/{inquiryNumber}`), one number per call; push through Track Alert
+ * (`POST /api/track/v2/subscription/standard/package`, events posted to the configuration's push URL).
+ * docs/carriers/upsglb.md has the sources, limits and what a merchant sees.
  */
-export class UpsCarrier extends HttpCarrier {
+export class UpsCarrier extends HttpCarrier implements PushCapable {
   static readonly id = 'upsglb';
 
   readonly record: CarrierRecord = {
@@ -59,7 +65,9 @@ export class UpsCarrier extends HttpCarrier {
     site_link: 'https://www.ups.com',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: true };
+
+  readonly subscription = SUBSCRIPTION;
 
   readonly settingsSchema = Type.Object({
     client_id: CredentialText('Client ID of the UPS developer app (developer.ups.com), with the Tracking API added'),
@@ -84,6 +92,83 @@ export class UpsCarrier extends HttpCarrier {
     return Promise.all(numbers.map((number) => this.trackOne(number, context)));
   }
 
+  /**
+   * A Track Alert `TrackingEventRequest` (or a list of them) → updates, through the Track API's mapper.
+   * UPS authenticates with the bearer token it got from the configuration's token endpoint (the push token).
+   */
+  parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string } {
+    return parseTrackAlert(body, (codes) => this.code(UPS_CODES, codes));
+  }
+
+  /**
+   * Subscribes up to 100 numbers to Track Alert for 14 days, with the tracking token and within the
+   * credential's limits. UPS posts their events to the webhook registered for the UPS app (the merchant's
+   * push URL): v2 takes no destination in the request.
+   */
+  async subscribe(
+    numbers: readonly string[],
+    settings: CarrierSettings,
+    options: SubscribeOptions,
+  ): Promise<SubscriptionResult | CarrierError> {
+    if (numbers.length === 0 || numbers.length > SUBSCRIPTION.numbers_per_call) {
+      return { status: 'error', retryable: false, message: `UPS subscribes 1 to ${SUBSCRIPTION.numbers_per_call} numbers per call` };
+    }
+    const context = this.prepare(settings, options);
+    if ('status' in context) return context;
+    const asked = numbers.map((n) => n.replace(/\s+/g, '').toUpperCase());
+    const response = await this.gated(context, () =>
+      this.call(context, {
+        method: 'POST',
+        url: `${context.baseUrl}/api/track/v2/subscription/standard/package`,
+        headers: { transId: randomUUID().replace(/-/g, ''), transactionSrc: TRANSACTION_SOURCE, 'content-type': 'application/json' },
+        body: JSON.stringify({ locale: 'en_US', countryCode: 'US', trackingNumberList: asked }),
+        auth: this.tokenAuth(context),
+      }),
+    );
+    if ('retryable' in response) return response;
+    const answer = response.status === 200 || response.status === 400 ? readSubscriptionAnswer(response.json()) : null;
+    if (!answer) return this.unreadable(context, response, 'subscription answer');
+    if (response.status === 400 && answer.invalid.length === 0) {
+      // The whole request was refused (VSS… codes): not a number's fault, and asking again changes nothing.
+      return {
+        status: 'error',
+        retryable: false,
+        message: redact(`UPS refused the subscription (HTTP 400): ${describeMessages(answer.errors)}`, context.secrets),
+      };
+    }
+    const valid = new Set(response.status === 200 ? answer.valid : []);
+    const invalid = new Set(answer.invalid);
+    const reason = answer.errors.length > 0 ? describeMessages(answer.errors) : 'UPS listed it as invalid';
+    const result: SubscriptionResult = {
+      accepted: [],
+      refused: [],
+      until: new Date(options.now.getTime() + SUBSCRIPTION.valid_seconds * 1000),
+    };
+    numbers.forEach((number, i) => {
+      if (valid.has(asked[i]) && !invalid.has(asked[i])) result.accepted.push(number);
+      else
+        result.refused.push({
+          tracking_number: number,
+          message: invalid.has(asked[i]) ? reason : 'UPS did not list it as subscribed',
+        });
+    });
+    return result;
+  }
+
+  /** The bearer token of this credential, shared by tracking and subscription calls. */
+  private tokenAuth(context: CallContext): CallAuth {
+    return this.bearer(context, () =>
+      clientCredentialsToken(this.kit.http, {
+        carrier: this.record.id,
+        tokenUrl: `${context.baseUrl}/security/v1/oauth/token`,
+        clientId: String(context.settings.client_id),
+        clientSecret: String(context.settings.client_secret),
+        style: 'basic',
+        signal: context.signal,
+      }),
+    );
+  }
+
   private async trackOne(number: string, context: CallContext): Promise<TrackResult> {
     const query = new URLSearchParams({ locale: 'en_US', returnSignature: 'true', returnMilestones: 'false', returnPOD: 'false' });
     const response = await this.call(context, {
@@ -91,16 +176,7 @@ export class UpsCarrier extends HttpCarrier {
       url: `${context.baseUrl}/api/track/v1/details/${encodeURIComponent(number)}?${query}`,
       // transId: unique per request, at most 32 characters.
       headers: { transId: randomUUID().replace(/-/g, ''), transactionSrc: TRANSACTION_SOURCE },
-      auth: this.bearer(context, () =>
-        clientCredentialsToken(this.kit.http, {
-          carrier: this.record.id,
-          tokenUrl: `${context.baseUrl}/security/v1/oauth/token`,
-          clientId: String(context.settings.client_id),
-          clientSecret: String(context.settings.client_secret),
-          style: 'basic',
-          signal: context.signal,
-        }),
-      ),
+      auth: this.tokenAuth(context),
     });
     if ('retryable' in response) return { ...response, tracking_number: number };
     const body = response.json();

@@ -102,6 +102,45 @@ export class ShipmentsRepository {
     return result.rows;
   }
 
+  /**
+   * Claims tracked shipments of these carriers whose push subscription is missing or ends before
+   * `renewBefore`, by moving `push_retry_at` to the end of a lease (as `claimDuePolls` does): a worker that
+   * dies leaves them due again when it ends, and two workers never claim the same shipment.
+   */
+  async claimDueSubscriptions(
+    carrierIds: readonly string[],
+    options: { now: string; renewBefore: string; leaseUntil: string; limit: number },
+  ): Promise<ShipmentRow[]> {
+    if (carrierIds.length === 0) return [];
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ShipmentRow>`
+      update shipments set push_retry_at = ${options.leaseUntil}
+      where id in (
+        select id from shipments
+        where carrier_id in (${sql.join([...carrierIds])})
+          and tracking_number is not null and carrier_reference is not null and next_poll_at is not null
+          and status not in ('delivered', 'expired', 'inactive')
+          and (push_subscribed_until is null or push_subscribed_until <= ${options.renewBefore})
+          and (push_retry_at is null or push_retry_at <= ${options.now})
+        order by id limit ${options.limit} ${lock}
+      )
+      returning *`.execute(this.db);
+    return result.rows;
+  }
+
+  /** Records a subscription's outcome for these shipments: until when it runs (or unchanged), and when to ask again. */
+  async setPushSubscription(
+    ids: readonly number[],
+    changes: { push_subscribed_until?: string; push_retry_at: string | null },
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('shipments')
+      .set(changes)
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
   /** Locks one shipment row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
   async lock(id: number): Promise<ShipmentRow | undefined> {
     return (this.dialect === 'postgres' ? findByIdForUpdate : findById).executeTakeFirst(this.db, id);

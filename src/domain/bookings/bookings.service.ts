@@ -127,6 +127,8 @@ export class BookingsService {
         next_poll_at: now,
         last_tracking_update_at: now,
         poll_failures: 0,
+        push_subscribed_until: null,
+        push_retry_at: null,
         updated_at: now,
         ...(pudo ? { collection_point: JSON.stringify(collectionPoint(pudo, now)) } : {}),
       });

@@ -20,9 +20,16 @@ export function pollIntervalOf(phase: PhaseKey | null): number {
   return INTERVAL_BY_PHASE[phase ?? 'none'] || INTERVAL_BY_PHASE.none;
 }
 
+/** While the carrier pushes a shipment's events, polls are a safety net: this many times rarer, */
+export const PUSHED_POLL_FACTOR = 8;
+/** and never more than this far apart. */
+export const PUSHED_POLL_MAX_MS = 12 * 60 * MINUTE;
+
 export interface ScheduleOptions {
   /** A carrier configuration's `poll_interval_seconds`: polls at least this often. */
   maxIntervalMs?: number;
+  /** The carrier pushes this shipment's events (a subscription runs): polls are rare. */
+  pushed?: boolean;
   /** 0..1, from a random source; spreads polls so they do not arrive in waves. */
   jitter: number;
 }
@@ -31,6 +38,7 @@ export interface ScheduleOptions {
 export function nextPollAfterSuccess(now: Date, phase: PhaseKey | null, status: string, options: ScheduleOptions): Date | null {
   if (status === 'delivered') return null;
   let interval = INTERVAL_BY_PHASE[phase ?? 'none'];
+  if (options.pushed) interval = Math.min(interval * PUSHED_POLL_FACTOR, Math.max(interval, PUSHED_POLL_MAX_MS));
   if (options.maxIntervalMs !== undefined) interval = Math.min(interval, options.maxIntervalMs);
   // ±10% jitter
   const jittered = interval * (0.9 + 0.2 * options.jitter);

@@ -296,7 +296,14 @@ export class ShipmentsService {
         body: JSON.stringify(body),
         updated_at: now,
         ...(trackingChanged
-          ? { tracking_started_at: tracked ? now : null, next_poll_at: tracked ? now : null, last_tracking_update_at: tracked ? now : null }
+          ? {
+              tracking_started_at: tracked ? now : null,
+              next_poll_at: tracked ? now : null,
+              last_tracking_update_at: tracked ? now : null,
+              // A subscription belongs to the number it was made for.
+              push_subscribed_until: null,
+              push_retry_at: null,
+            }
           : {}),
       });
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);

@@ -215,7 +215,9 @@ export class TrackingService {
       return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
     }
     const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
-    const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs });
+    // While the carrier pushes this number's events, polls only catch what a push missed.
+    const pushed = shipment.push_subscribed_until !== null && shipment.push_subscribed_until > nowText;
+    const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs, pushed });
     const earliest = now.getTime() + (context.minIntervalMs ?? 0);
     const due = next && next.getTime() < earliest ? new Date(earliest) : next;
     return write({ next_poll_at: due?.toISOString() ?? null, poll_failures: 0 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { upsCheckDigit } from '../../../src/carriers/detect/ups.js';
 import { UpsCarrier } from '../../../src/carriers/upsglb/upsglb.carrier.js';
 import { CarrierServer, type ReceivedRequest, type ScriptedReply } from '../support/carrier-server.js';
 import { localToolkit } from '../support/kit.js';
@@ -61,6 +62,19 @@ export const SETTINGS = { client_id: 'wb-test-client-7c1d', client_secret: 'wb-t
 
 export const TOKEN_PATH = '/security/v1/oauth/token';
 export const TRACK_PATH = /^\/api\/track\/v1\/details\/[^/]+$/;
+/** Track Alert v2: subscribe up to 100 numbers for 14 days. */
+export const SUBSCRIBE_PATH = '/api/track/v2/subscription/standard/package';
+
+/** More synthetic 1Z numbers whose check digit passes (`1ZWB4Y8203` + seven digits + the check digit). */
+export function syntheticNumber(index: number): string {
+  const body = `1ZWB4Y8203${String(index).padStart(7, '0')}`;
+  return `${body}${upsCheckDigit(`${body}0`)}`;
+}
+
+/** The numbers of one subscription call, as the local UPS received them. */
+export function subscribedIn(request: ReceivedRequest): string[] {
+  return (JSON.parse(request.body) as { trackingNumberList: string[] }).trackingNumberList;
+}
 
 /** A local UPS: the token endpoint (Basic auth checked) and the tracking endpoint (Bearer checked) serving the fixtures. */
 export class UpsServer extends CarrierServer {
@@ -68,6 +82,10 @@ export class UpsServer extends CarrierServer {
   readonly validTokens = new Set<string>();
   /** Delays every tracking answer (to observe how many calls are in flight at once). */
   trackDelayMs = 0;
+  /** Numbers Track Alert lists as invalid (UPS would not subscribe them). */
+  readonly refusedNumbers = new Set<string>();
+  /** What the subscription endpoint found wrong in a request (headers, body, more than 100 numbers). */
+  readonly subscriptionFaults: string[] = [];
   private issued = 0;
 
   numberOf(request: ReceivedRequest): string {
@@ -92,6 +110,43 @@ export class UpsServer extends CarrierServer {
       }
       const reply = REPLIES[server.numberOf(request)];
       return { ...(reply ? reply() : { body: fixture('not-found') }), delayMs: server.trackDelayMs };
+    });
+    server.on('POST', SUBSCRIBE_PATH, (request) => {
+      const token = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+      if (!token || !server.validTokens.has(token)) {
+        return { status: 401, body: { response: { errors: [{ code: '250002', message: 'Invalid Authentication Information.' }] } } };
+      }
+      const fault = (code: string, message: string): ScriptedReply => {
+        server.subscriptionFaults.push(`${code}: ${message}`);
+        return { status: 400, body: { response: { errors: [{ code, message }] } } };
+      };
+      if (!/^[A-Za-z0-9]{1,32}$/.test(String(request.headers.transid ?? ''))) return fault('VSS003', 'Please enter a valid Transaction ID');
+      if (!request.headers.transactionsrc) return fault('VSS004', 'Missing transactionSrc');
+      if (!String(request.headers['content-type']).startsWith('application/json')) return fault('10007', 'Content Type not supported');
+      let body: { locale?: unknown; countryCode?: unknown; trackingNumberList?: unknown };
+      try {
+        body = JSON.parse(request.body);
+      } catch {
+        return fault('VSS110', 'Subscription request is empty or not present.');
+      }
+      if (body.locale !== 'en_US') return fault('VSS300', 'Locale is required.');
+      if (body.countryCode !== undefined && !/^[A-Z]{2}$/.test(String(body.countryCode)))
+        return fault('VSS400', 'Please enter a valid country code.');
+      const list = body.trackingNumberList;
+      if (!Array.isArray(list) || list.length === 0) return fault('VSS200', 'Tracking Number List is required.');
+      if (list.length > 100) return fault('VSS220', 'You have submitted over 100 tracking numbers which is not allowed.');
+      const invalid = list.filter((n) => typeof n !== 'string' || !/^1Z[0-9A-Z]{16}$/.test(n) || server.refusedNumbers.has(n));
+      const valid = list.filter((n) => !invalid.includes(n));
+      if (valid.length === 0) {
+        return {
+          status: 400,
+          body: {
+            invalidTrackingNumbers: invalid,
+            response: { errors: [{ code: 'VSS210', message: 'The Subscription request should have at least one valid tracking number.' }] },
+          },
+        };
+      }
+      return { body: { validTrackingNumbers: valid, ...(invalid.length > 0 ? { invalidTrackingNumbers: invalid } : {}) } };
     });
     return server.start();
   }
