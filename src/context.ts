@@ -177,14 +177,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     config.allowPrivateWebhooks,
   );
-  const carrierPush = new CarrierPushService(repos, carriers, carrierConfigs, tracking, clock, config.publicUrl);
+  const carrierPush = new CarrierPushService(repos, carriers, carrierConfigs, tracking, clock, config.publicUrl, secrets.hookKey);
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log, { leaseMs: config.pollLeaseMs });
   const worker = new Worker(
     repos,
     clock,
     log,
     [labelJob, webhookJob, new CarrierPushJob(carrierPush)],
-    [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log), new HousekeepingTask(repos, clock)],
+    [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],
     {
       leaseMs: config.jobLeaseMs,
     },

@@ -9,12 +9,15 @@ import path from 'node:path';
 export class Secrets {
   readonly tokenKey: Buffer;
   readonly urlKey: Buffer;
+  /** Signs the hook tokens given to carriers that are told where to push in each subscription. */
+  readonly hookKey: Buffer;
   private readonly encryptionKey: Buffer;
 
   constructor(master: Buffer) {
     const derive = (info: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32));
     this.tokenKey = derive('waybill access tokens');
     this.urlKey = derive('waybill signed urls');
+    this.hookKey = derive('waybill carrier hook tokens');
     this.encryptionKey = derive('waybill encryption at rest');
   }
 

@@ -41,6 +41,18 @@ export interface PushCapable {
 export interface SubscribeOptions {
   now: Date;
   signal?: AbortSignal;
+  /**
+   * Where and with what the carrier is to push, for carriers told so in each subscription (DHL): the
+   * configuration's push URL and a hook token the push route accepts for it. Absent when the configuration
+   * has no push token yet.
+   */
+  hook?: PushHook;
+}
+
+/** A configuration's push URL and the secret a carrier sends back as `Authorization: Bearer <token>`. */
+export interface PushHook {
+  url: string;
+  token: string;
 }
 
 /** What a carrier said to one subscription call. */

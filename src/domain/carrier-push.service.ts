@@ -1,15 +1,19 @@
+import { createHmac } from 'node:crypto';
 import type { CarrierAdapter } from '../carriers/carrier.js';
-import { acceptsPush, bearerPushToken, type PushedRequest } from '../carriers/push.js';
+import { acceptsPush, bearerPushToken, type PushedRequest, type PushHook } from '../carriers/push.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
-import { randomToken, sha256Hex } from '../secrets.js';
+import { randomToken, safeEqual, sha256Hex } from '../secrets.js';
 import type { CarrierConfigsService } from './carrier-configs.service.js';
 import { DomainError, InvalidRequestError } from './errors.js';
 import type { TrackingService } from './shipments/tracking.service.js';
 
 /** What the push token endpoint says its tokens last: the push token does not expire, but a carrier asks again daily. */
 export const PUSH_ACCESS_TOKEN_SECONDS = 86_400;
+
+/** Hook tokens: `wbhook_<push token hash>.<signature>`, see `hookFor`. */
+const HOOK_TOKEN = /^wbhook_([0-9a-f]{64})\.([A-Za-z0-9_-]{43})$/;
 
 export class PushNotAuthorizedError extends DomainError {
   constructor() {
@@ -31,6 +35,7 @@ export class CarrierPushService {
     private readonly tracking: TrackingService,
     private readonly clock: Clock,
     private readonly publicUrl: string,
+    private readonly hookKey: Buffer,
   ) {}
 
   /** A new push token for a configuration of a pushing carrier, or null for a carrier that does not push. */
@@ -61,6 +66,30 @@ export class CarrierPushService {
   }
 
   /**
+   * For carriers told where to push in each subscription (DHL): the configuration's push URL and a hook
+   * token for it, or null when the configuration has no push token. Only the push token's hash is stored, so
+   * the hook token is derived from that hash and signed with the service's key: `wbhook_<hash>.<signature>`.
+   * It needs no storage, is found the way a push token is (by the hash it carries), and stops working when a
+   * new push token is issued (see docs/decisions.md).
+   */
+  async hookFor(accountId: number, carrierReference: string, carrierId: string): Promise<PushHook | null> {
+    const hash = await this.repos.carrierPush.tokenHashOf(accountId, carrierReference);
+    if (!hash) return null;
+    return { url: `${this.publicUrl}/carrier-hooks/${carrierId}/`, token: `wbhook_${hash}.${this.hookSignature(carrierId, hash)}` };
+  }
+
+  private hookSignature(carrierId: string, hash: string): string {
+    return createHmac('sha256', this.hookKey).update(`${carrierId}:${hash}`).digest('base64url');
+  }
+
+  /** The push token hash a token stands for: a hook token's own (when its signature holds), else the token's. */
+  private tokenHash(carrierId: string, token: string): string | null {
+    const hook = HOOK_TOKEN.exec(token);
+    if (!hook) return sha256Hex(token);
+    return safeEqual(hook[2], this.hookSignature(carrierId, hook[1])) ? hook[1] : null;
+  }
+
+  /**
    * Checks a push and queues it. A body the carrier's mapping cannot read is refused now (so the carrier
    * sees the fault); a readable one is stored as a job in the same breath as the answer.
    */
@@ -68,9 +97,10 @@ export class CarrierPushService {
     const adapter = this.carriers.get(carrierId);
     if (!adapter || !acceptsPush(adapter)) throw new PushNotAuthorizedError();
     const token = adapter.pushToken ? adapter.pushToken(request.headers) : bearerPushToken(request.headers);
-    if (!token) throw new PushNotAuthorizedError();
+    const hash = token ? this.tokenHash(carrierId, token) : null;
+    if (!hash) throw new PushNotAuthorizedError();
     // The hash is looked up, never compared: a wrong token finds nothing, in the same time as a right one.
-    const config = await this.repos.carrierPush.findByTokenHash(carrierId, sha256Hex(token));
+    const config = await this.repos.carrierPush.findByTokenHash(carrierId, hash);
     if (!config) throw new PushNotAuthorizedError();
     if (adapter.verifyPush) {
       const resolved = await this.carrierConfigs.resolve(config.account_id, config.carrier_reference);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { CarrierError } from '../carriers/carrier.js';
-import { type SubscribingPush, type SubscriptionResult, subscribesToPush } from '../carriers/push.js';
+import { type PushHook, type SubscribingPush, type SubscriptionResult, subscribesToPush } from '../carriers/push.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -10,6 +10,11 @@ import type { PeriodicTask } from './worker.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** Gives a configuration's push URL and hook token, for carriers told where to push in each subscription. */
+export interface HookSource {
+  hookFor(accountId: number, carrierReference: string, carrierId: string): Promise<PushHook | null>;
+}
 
 export interface PushSubscriberOptions {
   /** Shipments claimed per round. */
@@ -46,6 +51,7 @@ export class PushSubscriber implements PeriodicTask {
     private readonly clock: Clock,
     private readonly log: Logger,
     options: PushSubscriberOptions = {},
+    private readonly hooks?: HookSource,
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.leaseMs = options.leaseMs ?? 2 * MINUTE_MS;
@@ -98,11 +104,13 @@ export class PushSubscriber implements PeriodicTask {
       const number = row.tracking_number as string;
       byNumber.set(number, [...(byNumber.get(number) ?? []), row]);
     }
+    // The hook (push URL and token) is handed to every adapter; those told by the merchant elsewhere ignore it.
+    const hook = (await this.hooks?.hookFor(first.account_id, config.carrier_reference, config.carrier_id)) ?? undefined;
     const numbers = [...byNumber.keys()];
     const size = Math.max(1, adapter.subscription.numbers_per_call);
     for (let i = 0; i < numbers.length; i += size) {
       const batch = numbers.slice(i, i + size);
-      const outcome = await this.call(adapter, batch, config.settings, now);
+      const outcome = await this.call(adapter, batch, config.settings, now, hook);
       const rowsOf = (list: readonly string[]) => list.flatMap((n) => byNumber.get(n) ?? []);
       if ('status' in outcome) {
         const waitMs = outcome.throttled
@@ -130,11 +138,12 @@ export class PushSubscriber implements PeriodicTask {
     numbers: string[],
     settings: Record<string, unknown>,
     now: Date,
+    hook: PushHook | undefined,
   ): Promise<SubscriptionResult | CarrierError> {
     // Carrier calls end before the claim's lease does, so no other worker subscribes these meanwhile.
     const signal = AbortSignal.timeout(Math.max(1000, Math.floor(this.leaseMs * 0.75)));
     try {
-      return await adapter.subscribe(numbers, settings, { now, signal });
+      return await adapter.subscribe(numbers, settings, { now, signal, hook });
     } catch (error) {
       const message = error instanceof Error ? error.message.slice(0, 200) : 'adapter failure';
       return { status: 'error', retryable: true, message };

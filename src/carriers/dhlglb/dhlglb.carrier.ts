@@ -1,20 +1,30 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
+import type { PushCapable, PushUpdate, SubscribeOptions, SubscriptionResult } from '../push.js';
 import { redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import { type CarrierLimits, nextReset } from '../sdk/limits.js';
 import { CredentialText, PollIntervalSetting, secret } from '../sdk/settings.js';
 import { DHLGLB_CODES, DHLGLB_SERVICES, type DhlService } from './dhlglb.codes.js';
-import { mapShipmentsBody, refused } from './dhlglb.mapper.js';
+import { mapShipmentsBody, problemText, refused } from './dhlglb.mapper.js';
 import { text } from './dhlglb.payload.js';
 import { type Download, mayFetch, proofOfDelivery } from './dhlglb.pod.js';
+import { parseDhlPush, subscriptionBody } from './dhlglb.push.js';
 import { QuotaInference } from './dhlglb.throttle.js';
 
 /**
- * DHL Shipment Tracking – Unified (every DHL division behind one API): `GET /track/shipments` with the
- * `DHL-API-Key` header, one tracking number per call. docs/carriers/dhlglb.md has the sources.
+ * Push subscriptions by tracking number: at most 10 numbers per call (unverified, see docs/carriers/dhlglb.md);
+ * DHL documents no end to a subscription, so one is taken to run 30 days and is renewed before.
  */
-export class DhlUnifiedCarrier extends HttpCarrier {
+const SUBSCRIPTION = { numbers_per_call: 10, valid_seconds: 30 * 86_400 } as const;
+
+/**
+ * DHL Shipment Tracking – Unified (every DHL division behind one API): `GET /track/shipments` with the
+ * `DHL-API-Key` header, one tracking number per call; push through Shipment Tracking – Unified – Push
+ * (`POST /tracking/push/v1/subscription`, shipments posted to the configuration's push URL with its hook
+ * token). docs/carriers/dhlglb.md has the sources.
+ */
+export class DhlUnifiedCarrier extends HttpCarrier implements PushCapable {
   static readonly id = 'dhlglb';
 
   readonly record: CarrierRecord = {
@@ -28,7 +38,9 @@ export class DhlUnifiedCarrier extends HttpCarrier {
     site_link: 'https://www.dhl.com/',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: true };
+
+  readonly subscription = SUBSCRIPTION;
 
   readonly settingsSchema = Type.Object({
     // Required, but a key the operator provides (WAYBILL_CARRIER_<ID>_API_KEY) counts: a configuration is refused
@@ -85,6 +97,63 @@ export class DhlUnifiedCarrier extends HttpCarrier {
       };
     }
     return Promise.all(numbers.map((number) => this.trackOne(number, apiKey, context)));
+  }
+
+  /**
+   * Pushed shipments (the tracking API's structure) → one update each, through the tracking mapper. DHL
+   * sends the hook token we gave in the subscription as `Authorization: Bearer <hook token>`.
+   */
+  parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string } {
+    return parseDhlPush(body, { eventKeyOf: (code) => this.code(DHLGLB_CODES, [code]) });
+  }
+
+  /**
+   * Subscribes up to 10 numbers with the credential's key and within its limits, telling DHL the
+   * configuration's push URL and hook token. DHL answers for the call as a whole: every number is accepted
+   * or none is.
+   */
+  async subscribe(
+    numbers: readonly string[],
+    settings: CarrierSettings,
+    options: SubscribeOptions,
+  ): Promise<SubscriptionResult | CarrierError> {
+    if (numbers.length === 0 || numbers.length > SUBSCRIPTION.numbers_per_call) {
+      return { status: 'error', retryable: false, message: `DHL subscribes 1 to ${SUBSCRIPTION.numbers_per_call} numbers per call` };
+    }
+    if (!options.hook) {
+      return { status: 'error', retryable: false, message: 'DHL push: issue a push token for this configuration first.' };
+    }
+    const context = this.prepare(settings, options);
+    if ('status' in context) return context;
+    const apiKey = context.settings.api_key;
+    if (typeof apiKey !== 'string' || apiKey.trim() === '') {
+      return { status: 'error', retryable: false, message: 'DHL: no API key for push subscriptions.' };
+    }
+    const hook = options.hook;
+    const asked = numbers.map((n) => n.replace(/\s+/g, '').toUpperCase());
+    const response = await this.gated(context, () =>
+      this.call(context, {
+        method: 'POST',
+        url: `${context.baseUrl}/tracking/push/v1/subscription`,
+        headers: { 'DHL-API-Key': apiKey, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(subscriptionBody(asked, hook, text(context.settings.service))),
+        isQuotaExceeded: (answer) => this.quota.isQuotaExceeded(context.credentialKey, answer),
+      }),
+    );
+    if ('retryable' in response) return response;
+    if (response.status >= 200 && response.status < 300) {
+      return { accepted: [...numbers], refused: [], until: new Date(options.now.getTime() + SUBSCRIPTION.valid_seconds * 1000) };
+    }
+    if (response.status >= 400 && response.status < 500) {
+      const why = problemText(response.json());
+      const access = response.status === 401 || response.status === 403 ? ' (push access is granted by DHL on request)' : '';
+      return {
+        status: 'error',
+        retryable: false,
+        message: redact(`DHL refused the push subscription (HTTP ${response.status})${access}${why ? `: ${why}` : ''}`, context.secrets),
+      };
+    }
+    return this.unreadable(context, response, 'subscription answer');
   }
 
   private async trackOne(trackingNumber: string, apiKey: string, context: CallContext): Promise<TrackResult> {

@@ -14,6 +14,17 @@ export class CarrierPushRepository {
       .execute();
   }
 
+  /** The push token hash of one configuration, or null when it has none. */
+  async tokenHashOf(accountId: number, carrierReference: string): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('carrier_configs')
+      .select('push_token_hash')
+      .where('account_id', '=', accountId)
+      .where('carrier_reference', '=', carrierReference)
+      .executeTakeFirst();
+    return row?.push_token_hash ?? null;
+  }
+
   findByTokenHash(carrierId: string, hash: string) {
     return this.db
       .selectFrom('carrier_configs')
