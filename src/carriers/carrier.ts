@@ -110,6 +110,8 @@ export interface CarrierError {
    * shipment's fault: it is polled again after the pause without counting a failure against it.
    */
   throttled?: 'rate' | 'quota';
+  /** Set when our own limits kept the call back (nothing was sent): it must not pause the credential further. */
+  held?: boolean;
   /** For logs and operators; may quote the carrier, never our secrets. */
   message: string;
 }

@@ -198,16 +198,18 @@ export class DhlUnifiedCarrier extends HttpCarrier implements PushCapable {
     const origin = new URL(context.baseUrl).origin;
     return async (url, signal) => {
       const onApi = new URL(url).origin === origin;
-      const get = () =>
-        this.kit.http.call({
-          carrier: this.record.id,
-          method: 'GET',
-          url,
-          headers: onApi ? { 'DHL-API-Key': apiKey, accept: '*/*' } : { accept: '*/*' },
-          secrets: context.secrets,
-          signal,
-        });
-      const answer = onApi ? await this.gated({ ...context, signal }, get) : await get();
+      const call = { ...context, signal };
+      // On the API's origin it is a call on the key: paced and counted like a tracking call (this.call).
+      const answer = onApi
+        ? await this.gated(call, () => this.call(call, { method: 'GET', url, headers: { 'DHL-API-Key': apiKey, accept: '*/*' } }))
+        : await this.kit.http.call({
+            carrier: this.record.id,
+            method: 'GET',
+            url,
+            headers: { accept: '*/*' },
+            secrets: context.secrets,
+            signal,
+          });
       return 'retryable' in answer ? answer : { status: answer.status, body: answer.body };
     };
   }

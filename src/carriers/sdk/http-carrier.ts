@@ -80,7 +80,10 @@ export abstract class HttpCarrier implements CarrierAdapter {
 
   callsLeftToday(settings: CarrierSettings): number | null {
     const effective = this.effectiveSettings(settings);
-    return this.kit.gates.find(this.credentialKey(effective))?.remainingToday() ?? this.limits.daily_quota;
+    const gate = this.kit.gates.find(this.credentialKey(effective));
+    // The carrier said the day's quota is spent (whatever our count says): nothing is left until the reset.
+    if (gate?.paused()?.reason === 'quota') return 0;
+    return gate?.remainingToday() ?? this.limits.daily_quota;
   }
 
   async track(requests: readonly TrackRequest[], settings: CarrierSettings, options: TrackOptions): Promise<TrackResult[]> {
@@ -137,11 +140,11 @@ export abstract class HttpCarrier implements CarrierAdapter {
           return;
         }
         const throttled = Array.isArray(outcome)
-          ? outcome.find((r) => r.status === 'error' && r.throttled)
+          ? outcome.find((r) => r.status === 'error' && r.throttled && !r.held)
           : outcome.throttled
             ? outcome
             : undefined;
-        if (throttled && throttled.status === 'error' && throttled.throttled) {
+        if (throttled && throttled.status === 'error' && throttled.throttled && !throttled.held) {
           const until = throttled.retry_after_seconds !== undefined ? this.kit.now() + throttled.retry_after_seconds * 1000 : undefined;
           gate.pause(throttled.throttled, until);
         }
@@ -183,7 +186,15 @@ export abstract class HttpCarrier implements CarrierAdapter {
 
   /** Calls the carrier through the shared transport, with this adapter's id, secrets and the call's deadline. */
   protected call(context: CallContext, call: Omit<CarrierCall, 'carrier' | 'secrets' | 'signal'>): Promise<CarrierResponse | CarrierError> {
-    return this.kit.http.call({ ...call, carrier: this.record.id, secrets: context.secrets, signal: context.signal });
+    const gate = this.kit.gates.gate(context.credentialKey, this.limits);
+    return this.kit.http.call({
+      ...call,
+      carrier: this.record.id,
+      secrets: context.secrets,
+      signal: context.signal,
+      // Every request of this credential is paced and counted when it is sent, retries included.
+      pace: (signal) => gate.pace(signal),
+    });
   }
 
   /**
@@ -227,7 +238,13 @@ export abstract class HttpCarrier implements CarrierAdapter {
       return { status: 'error', retryable: true, message: `${this.record.name} call abandoned at its deadline` };
     }
     const result = outcome as T | CarrierError;
-    if (result && typeof result === 'object' && 'throttled' in result && (result as CarrierError).throttled) {
+    if (
+      result &&
+      typeof result === 'object' &&
+      'throttled' in result &&
+      (result as CarrierError).throttled &&
+      !(result as CarrierError).held
+    ) {
       const error = result as CarrierError;
       gate.pause(
         error.throttled as 'rate' | 'quota',

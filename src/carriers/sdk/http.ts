@@ -1,6 +1,7 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { CarrierError } from '../carrier.js';
 import type { CallOutcome, CarrierMetrics } from './carrier-metrics.js';
+import type { Paused } from './limits.js';
 
 /** A request to a carrier API, as an adapter builds it. */
 export interface CarrierCall {
@@ -24,6 +25,11 @@ export interface CarrierCall {
   retry?: boolean;
   /** Bearer authorization: its header is added, and a 401 drops the token and retries once with a new one. */
   auth?: CallAuth;
+  /**
+   * Waits until the credential may send one more request, and counts it (`CredentialGate.pace`); called
+   * right before each request, retries included. Without it, requests go at once (token endpoints).
+   */
+  pace?: (signal?: AbortSignal) => Promise<'ok' | Paused | 'aborted'>;
   /** Recognises a carrier's daily-quota answer (often a 429 or 403 with a message), which pauses until the reset. */
   isQuotaExceeded?: (response: CarrierResponse) => boolean;
 }
@@ -69,6 +75,8 @@ export class CarrierHttp {
     for (;;) {
       const auth = call.auth ? await call.auth.headers() : {};
       if ('retryable' in auth) return auth as CarrierError;
+      const paced = call.pace ? await call.pace(call.signal) : 'ok';
+      if (paced !== 'ok') return this.notSent(call, paced);
       const attempt = await this.once(call, auth);
       if ('response' in attempt) {
         const response = attempt.response;
@@ -167,6 +175,28 @@ export class CarrierHttp {
         message: `${call.carrier} call ${outcome === 'aborted' ? 'abandoned at its deadline' : outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
       };
     }
+  }
+
+  /** A request the credential's limits kept back: a wait like a throttle, never the shipments' failure. */
+  private notSent(call: CarrierCall, paced: Paused | 'aborted'): CarrierError {
+    if (paced === 'aborted') {
+      return {
+        status: 'error',
+        retryable: true,
+        throttled: 'rate',
+        held: true,
+        retry_after_seconds: 60,
+        message: `${call.carrier}: not sent before the deadline, within this credential's limits`,
+      };
+    }
+    return {
+      status: 'error',
+      retryable: true,
+      throttled: paced.reason,
+      held: true,
+      retry_after_seconds: Math.max(1, Math.ceil((paced.until_ms - this.now()) / 1000)),
+      message: `${call.carrier}: this credential is paused (${paced.reason === 'quota' ? "the day's quota is spent" : 'the carrier throttled it'})`,
+    };
   }
 
   private throttled(call: CarrierCall, response: CarrierResponse, kind: 'rate' | 'quota', message: string): CarrierError {

@@ -22,27 +22,31 @@ export interface Paused {
 }
 
 /**
- * The limits of one credential in this process: a semaphore for concurrent calls, a token bucket for the
- * rate, a day counter for the quota, and a pause set by the carrier's own throttling answers.
+ * The limits of one credential in this process: a semaphore for concurrent calls, the pace of requests
+ * (counted when each request is sent, retries included), a day counter for the quota, and a pause set by
+ * the carrier's own throttling answers.
  */
 export class CredentialGate {
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
-  private tokens: number;
-  private refilledAt: number;
-  private refilledAtMonotonic = performance.now();
+  private lastSent = Number.NEGATIVE_INFINITY;
+  private lastSentMonotonic = Number.NEGATIVE_INFINITY;
   private usedToday = 0;
   private dayStarted: number;
   private pausedUntil = 0;
   private pauseReason: 'rate' | 'quota' = 'rate';
+  /**
+   * Milliseconds between two requests: the carrier's rate with 5% and 5 ms to spare, so that requests a
+   * carrier counts in a sliding second (and a network that bunches them a little) never exceed it.
+   */
+  private readonly spacingMs: number;
 
   constructor(
     readonly limits: CarrierLimits,
     private readonly now: () => number,
   ) {
-    this.tokens = Math.max(1, limits.requests_per_second);
-    this.refilledAt = now();
     this.dayStarted = lastReset(now(), limits.quota_reset_utc);
+    this.spacingMs = (1000 / Math.max(limits.requests_per_second, 1 / 86_400)) * 1.05 + 5;
   }
 
   /** Paused until when, or null. */
@@ -73,74 +77,76 @@ export class CredentialGate {
   }
 
   /**
-   * Runs one carrier call within the limits: waits for a free slot and a rate token (or the signal),
-   * counts it against the day's quota. Returns the pause instead when the credential is paused.
+   * Runs one carrier call within the concurrency limit (waiting for a free slot, or the signal). Its
+   * requests are paced by `pace` when they are sent. Returns the pause instead when the credential is paused.
    */
   async run<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T | Paused | { aborted: true }> {
     const stop = this.paused();
     if (stop) return stop;
-    await this.slot(signal);
+    if (!(await this.slot(signal))) return { aborted: true };
     try {
-      if (signal?.aborted) return { aborted: true };
-      const waited = await this.rateToken(signal);
-      if (!waited) return { aborted: true };
       // Checked again after waiting: a call that ended meanwhile may have paused the credential.
       const paused = this.paused();
       if (paused) return paused;
-      this.rollDay();
-      this.usedToday++;
       return await call();
     } finally {
-      this.inFlight--;
-      this.waiting.shift()?.();
+      this.release();
     }
   }
 
-  private slot(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until one more request may be sent at the carrier's rate, and counts it against the day's
+   * quota. Called by the transport right before each request goes out (a retry is a request too), so the
+   * time a token fetch takes never bunches two requests together.
+   */
+  async pace(signal?: AbortSignal): Promise<'ok' | Paused | 'aborted'> {
+    for (;;) {
+      const paused = this.paused();
+      if (paused) return paused;
+      if (signal?.aborted) return 'aborted';
+      const now = this.now();
+      const monotonic = performance.now();
+      // Time passed by the injected clock or by the process's own, whichever is more: a clock held still (in
+      // tests) cannot stall the requests, and a clock run fast (in tests) speeds them up.
+      const since = Math.max(now - this.lastSent, monotonic - this.lastSentMonotonic);
+      if (since >= this.spacingMs) {
+        this.lastSent = now;
+        this.lastSentMonotonic = monotonic;
+        this.rollDay();
+        this.usedToday++;
+        return 'ok';
+      }
+      await sleep(Math.max(1, Math.ceil(this.spacingMs - since)), signal);
+    }
+  }
+
+  /** Takes a slot, waiting for one; false when the signal fired first (no slot taken). */
+  private slot(signal?: AbortSignal): Promise<boolean> {
     if (this.inFlight < this.limits.concurrent_calls) {
       this.inFlight++;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
+    if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
+      const onAbort = () => {
+        const at = this.waiting.indexOf(enter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        resolve(false);
+      };
+      // Handed the slot of a call that ended: the count stays, it passes from that call to this one.
       const enter = () => {
-        this.inFlight++;
-        resolve();
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
       };
       this.waiting.push(enter);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const at = this.waiting.indexOf(enter);
-          if (at >= 0) {
-            this.waiting.splice(at, 1);
-            enter();
-          }
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private async rateToken(signal?: AbortSignal): Promise<boolean> {
-    for (;;) {
-      const now = this.now();
-      const monotonic = performance.now();
-      const rate = this.limits.requests_per_second;
-      // Time passed by the injected clock or by the process's own, whichever is more: a clock held still (in
-      // tests) cannot stall the calls, and a clock run fast (in tests) speeds them up.
-      const elapsedMs = Math.max(now - this.refilledAt, monotonic - this.refilledAtMonotonic);
-      // A burst of at most `rate` calls, and at least one (rates below 1/s are one call per 1/rate seconds).
-      this.tokens = Math.min(Math.max(1, rate), this.tokens + (elapsedMs / 1000) * rate);
-      this.refilledAt = now;
-      this.refilledAtMonotonic = monotonic;
-      if (this.tokens >= 1) {
-        this.tokens -= 1;
-        return true;
-      }
-      if (signal?.aborted) return false;
-      const waitMs = Math.ceil(((1 - this.tokens) / rate) * 1000);
-      await sleep(Math.max(1, waitMs), signal);
-    }
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight--;
   }
 
   private rollDay(): void {

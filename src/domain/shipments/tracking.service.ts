@@ -230,10 +230,13 @@ export class TrackingService {
   async defer(rows: readonly ShipmentRow[], until: Date): Promise<void> {
     const nowText = this.clock.now().toISOString();
     const random = this.options.random ?? Math.random;
-    for (const row of rows) {
-      const at = new Date(until.getTime() + Math.floor(random() * 600_000)).toISOString();
-      await this.repos.shipments.update(row.id, { next_poll_at: at, poll_deferred_since: row.poll_deferred_since ?? nowText });
-    }
+    // One commit for the lot: a quota-bound credential can put off hundreds at a time.
+    await this.repos.transaction(async (repos) => {
+      for (const row of rows) {
+        const at = new Date(until.getTime() + Math.floor(random() * 600_000)).toISOString();
+        await repos.shipments.update(row.id, { next_poll_at: at, poll_deferred_since: row.poll_deferred_since ?? nowText });
+      }
+    });
   }
 
   /** Ends tracking of a shipment whose carrier configuration is gone. */

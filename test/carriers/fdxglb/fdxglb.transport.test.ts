@@ -72,7 +72,7 @@ describe('fdxglb transport against a local FedEx', () => {
   });
 
   it('never has more calls in flight than limits.concurrent_calls', async () => {
-    fedex = await localFedex({ track: (request) => ({ body: answerFor(request.body), delayMs: 60 }) });
+    fedex = await localFedex({ track: (request) => ({ body: answerFor(request.body), delayMs: 400 }) });
     const results = await fedex.adapter.track(requestsFor(...manyNumbers(240)), SETTINGS, { now: new Date() });
     expect(results).toHaveLength(240);
     expect(fedex.server.to(TRACK)).toHaveLength(8);

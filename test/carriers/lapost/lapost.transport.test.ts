@@ -89,7 +89,7 @@ describe('La Poste transport: requests', () => {
   it('never has more calls in flight than limits.concurrent_calls', async () => {
     const { server, adapter } = await start();
     const route = fixtureRoute();
-    server.on('GET', TRACKING_PATH, (request) => ({ ...route(request), delayMs: 60 }));
+    server.on('GET', TRACKING_PATH, (request) => ({ ...route(request), delayMs: 400 }));
     const results = await adapter.track(requestsFor(...numbers(80)), SETTINGS, { now: new Date() });
     expect(results).toHaveLength(80);
     expect(server.requests).toHaveLength(8);

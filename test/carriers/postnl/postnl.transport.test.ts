@@ -76,7 +76,7 @@ describe('PostNL transport: requests', () => {
 
   it('never more calls in flight than limits.concurrent_calls', async () => {
     await server.close();
-    server = await postnlServer({ delayMs: 60 });
+    server = await postnlServer({ delayMs: 700 });
     adapter = postnlAdapter(server).adapter;
     const numbers = Array.from({ length: 12 }, (_, i) => `3SDEVC42${String(i).padStart(7, '0')}`);
     const results = await track(numbers);

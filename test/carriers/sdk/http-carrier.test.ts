@@ -44,7 +44,7 @@ describe('the carrier SDK against a local carrier server', () => {
     expect(results.map((r) => r.tracking_number)).toEqual(numbers);
     expect(results.map((r) => r.status)).toEqual(['ok', 'not_found', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
     const calls = server.to(/^\/track\//);
-    expect(calls.map((c) => c.path.split(',').length)).toEqual([3, 3, 2]);
+    expect(calls.map((c) => c.path.split(',').length).sort()).toEqual([2, 3, 3]);
     expect(server.maxInFlight).toBeLessThanOrEqual(2);
     expect(server.to('/oauth/token')).toHaveLength(1);
     for (const call of calls) expect(call.headers.authorization).toBe('Bearer token-1');
@@ -146,5 +146,33 @@ describe('the carrier SDK against a local carrier server', () => {
     expect(server.to('/oauth/token')[0].headers.authorization).toBe(
       `Basic ${Buffer.from('merchant-client:operator-secret-value').toString('base64')}`,
     );
+  });
+
+  it('paces requests as they are sent: never more than the rate in any sliding second, retries and all counted', async () => {
+    const adapter = carrier({ ...TEST_LIMITS, numbers_per_call: 1, concurrent_calls: 4, requests_per_second: 5, daily_quota: 100 });
+    server.once(/^\/track\//, { status: 503, body: 'busy' });
+    const numbers = Array.from({ length: 8 }, (_, i) => `R${i}`);
+    const results = await adapter.track(requestsFor(...numbers), SETTINGS, { now: new Date() });
+    expect(results.every((r) => r.status === 'ok')).toBe(true);
+    const times = server.to(/^\/track\//).map((r) => r.at);
+    expect(times).toHaveLength(9);
+    for (let i = 5; i < times.length; i++) expect(times[i] - times[i - 5]).toBeGreaterThanOrEqual(1000);
+    // Eight answers, nine requests: the retry after the 503 was paced and counted too.
+    expect(adapter.callsLeftToday(SETTINGS)).toBe(91);
+  });
+
+  it('a call that gives up waiting for a slot takes none: the next calls still run one at a time', async () => {
+    const adapter = carrier({ ...TEST_LIMITS, numbers_per_call: 1, concurrent_calls: 1, requests_per_second: 1000 });
+    server.once(/^\/track\//, { body: answer({ path: '/track/S1' } as ReceivedRequest).body, delayMs: 300 });
+    const first = adapter.track(requestsFor('S1'), SETTINGS, { now: new Date() });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [gaveUp] = await adapter.track(requestsFor('S2'), SETTINGS, { now: new Date(), signal: AbortSignal.timeout(100) });
+    expect(gaveUp).toMatchObject({ status: 'error', throttled: 'rate' });
+    await first;
+    await Promise.all([
+      adapter.track(requestsFor('S3'), SETTINGS, { now: new Date() }),
+      adapter.track(requestsFor('S4'), SETTINGS, { now: new Date() }),
+    ]);
+    expect(server.maxInFlight).toBe(1);
   });
 });

@@ -69,7 +69,7 @@ describe('UPS transport: the calls UPS documents', () => {
   });
 
   it('never has more calls in flight than limits.concurrent_calls', async () => {
-    server.trackDelayMs = 60;
+    server.trackDelayMs = 700; // longer than the 215 ms between two requests at 5 per second, so calls overlap
     const adapter = upsAdapter(server);
     const numbers = Array.from({ length: 12 }, (_, i) => [NUMBERS.delivered, NUMBERS.inTransit, NUMBERS.attempts][i % 3]);
     const unique = [...new Set(numbers)];
