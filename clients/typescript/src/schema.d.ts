@@ -387,6 +387,8 @@ export interface paths {
                             carrier_reference: string;
                             created_date: string;
                             push_token?: string;
+                            /** @description OAuth 2.0 token URL for carriers that fetch a token before pushing (UPS Track Alert): client secret = push_token, any client id */
+                            push_token_url?: string;
                             push_url?: string;
                             /** @description The settings as stored; secret settings read "********" */
                             settings: {
@@ -1408,6 +1410,70 @@ export interface paths {
                                 queued: boolean;
                                 updates: number;
                             };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/carrier-hooks/{carrier_id}/oauth/token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** OAuth 2.0 client credentials for carriers that fetch a token before pushing: the client secret is the push token (HTTP Basic, or client_id and client_secret in the form); the access token is for Authorization: Bearer on pushes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    carrier_id: string;
+                };
+                cookie?: never;
+            };
+            /** @description form fields */
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        client_id?: string;
+                        client_secret?: string;
+                        /** @enum {string} */
+                        grant_type: "client_credentials";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            access_token: string;
+                            expires_in: number;
+                            /** @enum {string} */
+                            token_type: "Bearer";
                         };
                     };
                 };
