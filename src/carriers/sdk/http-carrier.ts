@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { TObject } from '@sinclair/typebox';
 import { parseEventTime } from '../../core/event-time.js';
 import type {
@@ -93,6 +94,8 @@ export abstract class HttpCarrier implements CarrierAdapter {
       const message = `The ${this.record.name} configuration is incomplete: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join(' ')}`;
       return requests.map((r) => ({ status: 'error', tracking_number: r.tracking_number, retryable: false, message }));
     }
+    // One deadline serves every call and wait of a poll (each adds and removes its listener): no leak, so no warning.
+    if (options.signal) setMaxListeners(0, options.signal);
     const context = this.context(effective, options);
     const gate = this.kit.gates.gate(context.credentialKey, this.limits);
     const size = Math.max(1, this.limits.numbers_per_call);
