@@ -45,6 +45,12 @@ export interface TrackOptions {
   now: Date;
   /** Cancels outstanding carrier calls (shutdown, job lease lost). */
   signal?: AbortSignal;
+  /**
+   * The longest a call waits for its credential's limits (a free slot, its turn at the carrier's rate).
+   * What cannot be sent by then is held back, a wait and not a failure, so that one slow credential does
+   * not hold up a poll of every carrier. Without it, calls wait until `signal`.
+   */
+  waitMs?: number;
 }
 
 /** The interface's EventLocationV52: `place` is always present (the v5 location holds only it). */

@@ -17,6 +17,8 @@ export interface PollerOptions {
   carrierBatchSize?: number;
   /** Carrier calls in flight at once, per carrier. */
   perCarrierConcurrency?: number;
+  /** How long a carrier call may wait for its credential's limits before its numbers are held back (TrackOptions.waitMs). */
+  limitWaitMs?: number;
   leaseMs?: number;
 }
 
@@ -30,6 +32,7 @@ export class TrackingPoller implements PeriodicTask {
   private readonly carrierBatchSize: number;
   private readonly perCarrierConcurrency: number;
   private readonly leaseMs: number;
+  private readonly waitMs: number;
 
   constructor(
     private readonly repos: Repositories,
@@ -44,6 +47,7 @@ export class TrackingPoller implements PeriodicTask {
     this.carrierBatchSize = options.carrierBatchSize ?? 50;
     this.perCarrierConcurrency = options.perCarrierConcurrency ?? 4;
     this.leaseMs = options.leaseMs ?? 120_000;
+    this.waitMs = options.limitWaitMs ?? 5_000;
   }
 
   async runOnce(): Promise<number> {
@@ -123,7 +127,9 @@ export class TrackingPoller implements PeriodicTask {
           attempt: row.poll_failures,
         })),
         settings,
-        { now: this.clock.now(), signal },
+        // A credential that cannot call within a few seconds (its rate, its slots) holds those numbers back for
+        // later instead of holding up this round for every other carrier.
+        { now: this.clock.now(), signal, waitMs: this.waitMs },
       );
     } catch (error) {
       // The contract says adapters do not throw; one that does is treated as a retryable failure.

@@ -32,6 +32,13 @@ export interface CallContext {
   secrets: string[];
   /** Identifies the credential: token cache and limits are kept per credential. */
   credentialKey: string;
+  /**
+   * Ends the waits for the credential's limits (`TrackOptions.waitMs`), for calls made with `waitFor` as
+   * their signal: a later call on a context given another signal (a proof downloaded afterwards) waits as
+   * its own signal allows.
+   */
+  waitSignal?: AbortSignal;
+  waitFor?: AbortSignal | null;
 }
 
 /**
@@ -108,7 +115,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
     for (let i = 0; i < numbers.length; i += size) batches.push(numbers.slice(i, i + size));
     await Promise.all(
       batches.map(async (batch) => {
-        const outcome = await gate.run(() => this.safeBatch(batch, context), options.signal);
+        const outcome = await gate.run(() => this.safeBatch(batch, context), context.waitSignal ?? options.signal);
         if ('paused' in outcome) {
           const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
           const message =
@@ -196,7 +203,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
       secrets: context.secrets,
       signal: context.signal,
       // Every request of this credential is paced and counted when it is sent, retries included.
-      pace: (signal) => gate.pace(signal),
+      pace: (signal) => gate.pace(context.waitSignal && context.signal === context.waitFor ? context.waitSignal : signal),
     });
   }
 
@@ -279,6 +286,11 @@ export abstract class HttpCarrier implements CarrierAdapter {
     const secrets = Object.entries(settings)
       .filter(([name, value]) => typeof value === 'string' && (name === 'client_id' || isSecret(this.settingsSchema.properties[name])))
       .map(([, value]) => value as string);
+    const waitSignal =
+      options.waitMs === undefined
+        ? undefined
+        : AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(Math.max(1, options.waitMs))]);
+    if (waitSignal) setMaxListeners(0, waitSignal);
     return {
       settings,
       environment,
@@ -287,6 +299,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
       now: options.now,
       secrets,
       credentialKey: this.credentialKey(settings),
+      ...(waitSignal ? { waitSignal, waitFor: options.signal ?? null } : {}),
     };
   }
 

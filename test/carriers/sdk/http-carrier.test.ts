@@ -175,4 +175,14 @@ describe('the carrier SDK against a local carrier server', () => {
     ]);
     expect(server.maxInFlight).toBe(1);
   });
+
+  it('with waitMs, a call that cannot go within the wait is held back at once, without a failure and without calling', async () => {
+    const adapter = carrier({ ...TEST_LIMITS, numbers_per_call: 1, concurrent_calls: 1, requests_per_second: 1 / 60 });
+    expect((await adapter.track(requestsFor('W1'), SETTINGS, { now: new Date() }))[0].status).toBe('ok');
+    const started = Date.now();
+    const [held] = await adapter.track(requestsFor('W2'), SETTINGS, { now: new Date(), signal: AbortSignal.timeout(60_000), waitMs: 100 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(held).toMatchObject({ status: 'error', retryable: true, throttled: 'rate', held: true });
+    expect(server.to(/^\/track\//)).toHaveLength(1);
+  });
 });
