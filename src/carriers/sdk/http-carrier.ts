@@ -13,8 +13,8 @@ import type {
   TrackResult,
 } from '../carrier.js';
 import { type CodeTable, mapCode } from './codes.js';
-import type { CallAuth, CarrierCall, CarrierResponse } from './http.js';
-import type { CarrierLimits } from './limits.js';
+import { type CallAuth, type CarrierCall, type CarrierResponse, heldBack } from './http.js';
+import type { CarrierLimits, CredentialGate } from './limits.js';
 import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from './settings.js';
 import { type IssuedToken, TokenCache } from './token-cache.js';
 import type { CarrierToolkit } from './toolkit.js';
@@ -116,48 +116,14 @@ export abstract class HttpCarrier implements CarrierAdapter {
     await Promise.all(
       batches.map(async (batch) => {
         const outcome = await gate.run(() => this.safeBatch(batch, context), context.waitSignal ?? options.signal);
-        if ('paused' in outcome) {
-          const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
-          const message =
-            outcome.reason === 'quota'
-              ? `${this.record.name}: this credential's daily quota is spent until its reset`
-              : `${this.record.name}: this credential is paused after the carrier throttled it`;
-          for (const n of batch)
-            answers.set(n, {
-              status: 'error',
-              tracking_number: n,
-              retryable: true,
-              throttled: outcome.reason,
-              retry_after_seconds: seconds,
-              message,
-            });
+        if ('paused' in outcome || 'aborted' in outcome) {
+          // Nothing was asked: a wait like a throttle, for one call's turn at the rate when the deadline came first.
+          const turn = 1 / Math.max(this.limits.requests_per_second, 1 / 3600);
+          const held = heldBack(this.record.name, 'paused' in outcome ? outcome : 'aborted', this.kit.now(), turn);
+          for (const n of batch) answers.set(n, { ...held, tracking_number: n });
           return;
         }
-        if ('aborted' in outcome) {
-          // The deadline came before the credential's limits let this call go: nothing was asked, so it is
-          // a wait like a throttle, not the shipments' failure.
-          const seconds = Math.max(1, Math.ceil(1 / Math.max(this.limits.requests_per_second, 1 / 3600)));
-          for (const n of batch) {
-            answers.set(n, {
-              status: 'error',
-              tracking_number: n,
-              retryable: true,
-              throttled: 'rate',
-              retry_after_seconds: seconds,
-              message: `${this.record.name}: not called before the deadline, within this credential's limits`,
-            });
-          }
-          return;
-        }
-        const throttled = Array.isArray(outcome)
-          ? outcome.find((r) => r.status === 'error' && r.throttled && !r.held)
-          : outcome.throttled
-            ? outcome
-            : undefined;
-        if (throttled && throttled.status === 'error' && throttled.throttled && !throttled.held) {
-          const until = throttled.retry_after_seconds !== undefined ? this.kit.now() + throttled.retry_after_seconds * 1000 : undefined;
-          gate.pause(throttled.throttled, until);
-        }
+        this.heed(gate, Array.isArray(outcome) ? outcome.find((r) => r.status === 'error' && r.throttled && !r.held) : outcome);
         if (!Array.isArray(outcome)) {
           for (const n of batch) answers.set(n, { ...outcome, tracking_number: n });
           return;
@@ -227,6 +193,14 @@ export abstract class HttpCarrier implements CarrierAdapter {
     };
   }
 
+  /** A throttle the carrier answered (not one of our own holds) pauses the whole credential. */
+  private heed(gate: CredentialGate, answer: unknown): void {
+    const error = answer as Partial<CarrierError> | undefined;
+    if (!error || typeof error !== 'object' || error.status !== 'error' || !error.throttled || error.held) return;
+    const until = error.retry_after_seconds !== undefined ? this.kit.now() + error.retry_after_seconds * 1000 : undefined;
+    gate.pause(error.throttled, until);
+  }
+
   /**
    * Runs a call other than tracking (a proof-of-delivery download, a subscription) within the credential's
    * limits: it waits for a slot and the rate like a tracking call, and a pause answers for it.
@@ -234,33 +208,11 @@ export abstract class HttpCarrier implements CarrierAdapter {
   protected async gated<T>(context: CallContext, call: () => Promise<T | CarrierError>): Promise<T | CarrierError> {
     const gate = this.kit.gates.gate(context.credentialKey, this.limits);
     const outcome = await gate.run(call, context.signal);
-    if (outcome && typeof outcome === 'object' && 'paused' in outcome) {
-      const seconds = Math.max(1, Math.ceil((outcome.until_ms - this.kit.now()) / 1000));
-      return {
-        status: 'error',
-        retryable: true,
-        throttled: outcome.reason,
-        retry_after_seconds: seconds,
-        message: `${this.record.name}: this credential is paused`,
-      };
-    }
-    if (outcome && typeof outcome === 'object' && 'aborted' in outcome) {
-      return { status: 'error', retryable: true, message: `${this.record.name} call abandoned at its deadline` };
+    if (outcome && typeof outcome === 'object' && ('paused' in outcome || 'aborted' in outcome)) {
+      return heldBack(this.record.name, 'paused' in outcome ? outcome : 'aborted', this.kit.now());
     }
     const result = outcome as T | CarrierError;
-    if (
-      result &&
-      typeof result === 'object' &&
-      'throttled' in result &&
-      (result as CarrierError).throttled &&
-      !(result as CarrierError).held
-    ) {
-      const error = result as CarrierError;
-      gate.pause(
-        error.throttled as 'rate' | 'quota',
-        error.retry_after_seconds !== undefined ? this.kit.now() + error.retry_after_seconds * 1000 : undefined,
-      );
-    }
+    this.heed(gate, result);
     return result;
   }
 

@@ -179,24 +179,7 @@ export class CarrierHttp {
 
   /** A request the credential's limits kept back: a wait like a throttle, never the shipments' failure. */
   private notSent(call: CarrierCall, paced: Paused | 'aborted'): CarrierError {
-    if (paced === 'aborted') {
-      return {
-        status: 'error',
-        retryable: true,
-        throttled: 'rate',
-        held: true,
-        retry_after_seconds: 60,
-        message: `${call.carrier}: not sent before the deadline, within this credential's limits`,
-      };
-    }
-    return {
-      status: 'error',
-      retryable: true,
-      throttled: paced.reason,
-      held: true,
-      retry_after_seconds: Math.max(1, Math.ceil((paced.until_ms - this.now()) / 1000)),
-      message: `${call.carrier}: this credential is paused (${paced.reason === 'quota' ? "the day's quota is spent" : 'the carrier throttled it'})`,
-    };
+    return heldBack(call.carrier, paced, this.now());
   }
 
   private throttled(call: CarrierCall, response: CarrierResponse, kind: 'rate' | 'quota', message: string): CarrierError {
@@ -288,4 +271,31 @@ export function redact(text: string, secrets: readonly string[] = []): string {
     }
   }
   return out;
+}
+
+/**
+ * A call our own limits kept back (nothing was sent): retryable, `throttled` so that the shipments wait
+ * without a failure counted, and `held` so that it pauses the credential no further. `why` is the pause in
+ * force, or `aborted` when the wait for a slot or the pace outlasted the caller's deadline (then
+ * `waitSeconds`, default a minute, is the hint).
+ */
+export function heldBack(who: string, why: Paused | 'aborted', nowMs: number, waitSeconds = 60): CarrierError {
+  if (why === 'aborted') {
+    return {
+      status: 'error',
+      retryable: true,
+      throttled: 'rate',
+      held: true,
+      retry_after_seconds: Math.max(1, Math.ceil(waitSeconds)),
+      message: `${who}: not sent before the deadline, within this credential's limits`,
+    };
+  }
+  return {
+    status: 'error',
+    retryable: true,
+    throttled: why.reason,
+    held: true,
+    retry_after_seconds: Math.max(1, Math.ceil((why.until_ms - nowMs) / 1000)),
+    message: `${who}: this credential is paused (${why.reason === 'quota' ? "the day's quota is spent" : 'the carrier throttled it'})`,
+  };
 }
