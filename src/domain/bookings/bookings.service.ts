@@ -202,17 +202,38 @@ export class BookingsService {
 
     const bookable = adapter as CarrierAdapter & BookingCapable;
     const settings = config!.settings;
-    const request = bookRequestFor(shipment, { pudo, carrierMetadata: input.carrier_metadata ?? {}, now: this.clock.now() });
+    const bookingUuid = randomUUID();
+    const { parcels: _parcels, ...carrierMetadata } = input.carrier_metadata ?? {};
+    const request = bookRequestFor(shipment, {
+      pudo,
+      carrierMetadata,
+      rawParcels: input.carrier_metadata?.parcels,
+      now: this.clock.now(),
+      bookingUuid,
+      errors,
+    });
+    const maxParcels = bookable.maxParcels ?? 1;
+    if (request.parcels.length > maxParcels)
+      errors.add(['carrier_metadata', 'parcels'], `This carrier books at most ${maxParcels} parcel${maxParcels === 1 ? '' : 's'} at once.`);
     for (const fieldError of bookable.checkBooking(request, settings)) errors.add(fieldError.path, fieldError.message);
     errors.throwIfAny();
 
-    const booking = await this.reserve(caller, shipment, config!.carrier_reference, config!.carrier_id, request.type_of_shipment, pudo);
+    const booking = await this.reserve(
+      caller,
+      shipment,
+      bookingUuid,
+      config!.carrier_reference,
+      config!.carrier_id,
+      request.type_of_shipment,
+      pudo,
+    );
     return { shipment, adapter: bookable, settings, request, pudo, booking };
   }
 
   private async reserve(
     caller: Caller,
     shipment: ShipmentRow,
+    bookingUuid: string,
     carrierReference: string,
     carrierId: string,
     type: string,
@@ -221,7 +242,7 @@ export class BookingsService {
     const now = this.clock.now();
     const row = {
       account_id: caller.accountId,
-      booking_uuid: randomUUID(),
+      booking_uuid: bookingUuid,
       shipment_row_id: shipment.id,
       carrier_reference: carrierReference,
       carrier_id: carrierId,
