@@ -172,6 +172,13 @@ export interface CarrierPudoQuery {
 }
 
 /**
+ * A pick-up point as a carrier's search answers it. `distance_meters`: the carrier's distance from the
+ * searched place, when it gives one; set it, since a search by postal code has no point of ours to measure
+ * from (the service then measures from the middle of the locations found, an approximation).
+ */
+export type CarrierPudoLocation = PudoLocationRecord & { distance_meters?: number };
+
+/**
  * The PUDO part of an adapter whose carrier answers searches (DHL Location Finder, UPS Locator). Records
  * carry `pudo_location_uuid` = `carrierPudoUuid(carrier_id, pudo_location_id)`, lat/lng, and the opening
  * hours as `operating_hours_calc`; the service computes distances, filters and orders, and caches answers.
@@ -181,7 +188,7 @@ export interface PudoSearchCapable {
     query: CarrierPudoQuery,
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
-  ): Promise<{ status: 'ok'; locations: PudoLocationRecord[] } | CarrierError>;
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError>;
   /** Whether this configuration can search (e.g. a Location Finder key is set); true when absent. */
   supportsPudo?(settings: CarrierSettings): boolean;
 }
