@@ -51,6 +51,32 @@ export interface CarrierResponse {
   json(): unknown;
 }
 
+/**
+ * A failed call, with what the transport knows of its fate at the carrier: for calls that must not be sent
+ * twice (bookings), whether the carrier may have acted on it. Every failure of `CarrierHttp.call` has this
+ * shape; read it with {@link unanswered} and {@link answeredStatus}.
+ */
+export interface CarrierCallError extends CarrierError {
+  /**
+   * The request may have reached the carrier and no readable answer came back: a timeout, a connection
+   * reset, the caller's deadline while waiting, an answer over the size limit. Absent when nothing was sent
+   * (refused connection, unknown host, our limits or the token kept it back) or when the carrier answered.
+   */
+  unanswered?: boolean;
+  /** The carrier's HTTP status when it answered with a failure (5xx, 429, 401/403). */
+  http_status?: number;
+}
+
+/** Whether a failed call may have reached the carrier without its answer coming back (see {@link CarrierCallError}). */
+export function unanswered(error: CarrierError): boolean {
+  return (error as CarrierCallError).unanswered === true;
+}
+
+/** The HTTP status of a failure the carrier answered (5xx, 429, 401/403), if it did. */
+export function answeredStatus(error: CarrierError): number | undefined {
+  return (error as CarrierCallError).http_status;
+}
+
 const DEFAULT_TIMEOUT_MS = 20_000;
 const DEFAULT_MAX_BYTES = 4 * 1_048_576;
 
@@ -69,7 +95,7 @@ export class CarrierHttp {
     this.agent = new Agent({ keepAliveTimeout: 30_000, connections: options.connectionsPerOrigin ?? 32, pipelining: 1 });
   }
 
-  async call(call: CarrierCall): Promise<CarrierResponse | CarrierError> {
+  async call(call: CarrierCall): Promise<CarrierResponse | CarrierCallError> {
     let retriedServer = false;
     let retriedAuth = false;
     for (;;) {
@@ -99,6 +125,7 @@ export class CarrierHttp {
           return {
             status: 'error',
             retryable: true,
+            http_status: response.status,
             ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
             message: redact(`${call.carrier} answered HTTP ${response.status}: ${snippet(response.text())}`, call.secrets),
           };
@@ -107,6 +134,7 @@ export class CarrierHttp {
           return {
             status: 'error',
             retryable: false,
+            http_status: response.status,
             message: redact(`${call.carrier} refused the credentials (HTTP ${response.status}): ${snippet(response.text())}`, call.secrets),
           };
         }
@@ -117,7 +145,12 @@ export class CarrierHttp {
         await this.jitter(call.signal);
         continue;
       }
-      return { status: 'error', retryable: attempt.outcome !== 'too_large', message: redact(attempt.message, call.secrets) };
+      return {
+        status: 'error',
+        retryable: attempt.outcome !== 'too_large',
+        ...(attempt.sent ? { unanswered: true } : {}),
+        message: redact(attempt.message, call.secrets),
+      };
     }
   }
 
@@ -128,7 +161,7 @@ export class CarrierHttp {
   private async once(
     call: CarrierCall,
     authHeaders: Record<string, string>,
-  ): Promise<{ response: CarrierResponse } | { outcome: CallOutcome; message: string }> {
+  ): Promise<{ response: CarrierResponse } | { outcome: CallOutcome; message: string; sent: boolean }> {
     const started = performance.now();
     const timeout = AbortSignal.timeout(call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
@@ -146,7 +179,11 @@ export class CarrierHttp {
       if (Number.isFinite(declared) && declared > maxBytes) {
         body.destroy();
         this.metrics.call(call.carrier, 'too_large', seconds());
-        return { outcome: 'too_large', message: `${call.carrier} answer of ${declared} bytes is over the ${maxBytes}-byte limit` };
+        return {
+          outcome: 'too_large',
+          message: `${call.carrier} answer of ${declared} bytes is over the ${maxBytes}-byte limit`,
+          sent: true,
+        };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -155,7 +192,7 @@ export class CarrierHttp {
         if (size > maxBytes) {
           body.destroy();
           this.metrics.call(call.carrier, 'too_large', seconds());
-          return { outcome: 'too_large', message: `${call.carrier} answer is over the ${maxBytes}-byte limit` };
+          return { outcome: 'too_large', message: `${call.carrier} answer is over the ${maxBytes}-byte limit`, sent: true };
         }
         chunks.push(chunk);
       }
@@ -172,6 +209,7 @@ export class CarrierHttp {
       const reason = outcome === 'network' ? `: ${(error as Error).message}` : '';
       return {
         outcome,
+        sent: outcome !== 'network' || !neverConnected(error),
         message: `${call.carrier} call ${outcome === 'aborted' ? 'abandoned at its deadline' : outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
       };
     }
@@ -182,12 +220,13 @@ export class CarrierHttp {
     return heldBack(call.carrier, paced, this.now());
   }
 
-  private throttled(call: CarrierCall, response: CarrierResponse, kind: 'rate' | 'quota', message: string): CarrierError {
+  private throttled(call: CarrierCall, response: CarrierResponse, kind: 'rate' | 'quota', message: string): CarrierCallError {
     const retryAfter = retryAfterSeconds(response.headers['retry-after'], this.now());
     return {
       status: 'error',
       retryable: true,
       throttled: kind,
+      http_status: response.status,
       ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
       message: redact(`${message}: ${snippet(response.text())}`, call.secrets),
     };
@@ -212,6 +251,17 @@ export class CarrierHttp {
       );
     });
   }
+}
+
+/** Connection errors that happen before a single byte of the request leaves: the carrier cannot have acted on it. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function neverConnected(error: unknown): boolean {
+  for (let cause = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 4; depth++) {
+    if (typeof cause.code === 'string' && NOT_CONNECTED.has(cause.code)) return true;
+    cause = cause.cause as typeof cause;
+  }
+  return false;
 }
 
 function outcomeOf(status: number): CallOutcome {
