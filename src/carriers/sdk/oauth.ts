@@ -50,3 +50,50 @@ export async function clientCredentialsToken(http: CarrierHttp, request: ClientC
   const expires = Number(body.expires_in);
   return { access_token: body.access_token, expires_in_seconds: Number.isFinite(expires) && expires > 0 ? expires : 3600 };
 }
+
+export interface PasswordGrantRequest {
+  carrier: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The resource owner: a user of the carrier's customer portal, not of the developer app. */
+  username: string;
+  password: string;
+  /** Extra headers the carrier's token endpoint wants. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/**
+ * Fetches an access token with the resource owner password credentials grant (RFC 6749 §4.3), every
+ * parameter in the form body. Failures are data.
+ */
+export async function passwordGrantToken(http: CarrierHttp, request: PasswordGrantRequest): Promise<IssuedToken | CarrierError> {
+  const fields = {
+    grant_type: 'password',
+    username: request.username,
+    password: request.password,
+    client_id: request.clientId,
+    client_secret: request.clientSecret,
+  };
+  const response = await http.call({
+    carrier: request.carrier,
+    method: 'POST',
+    url: request.tokenUrl,
+    headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    signal: request.signal,
+    secrets: [request.clientSecret, request.clientId, request.password],
+  });
+  if ('retryable' in response) return response;
+  const body = response.json() as { access_token?: unknown; expires_in?: unknown } | undefined;
+  if (response.status >= 400 || typeof body?.access_token !== 'string' || body.access_token === '') {
+    return {
+      status: 'error',
+      retryable: false,
+      message: `${request.carrier} did not issue an access token (HTTP ${response.status}); check the API key and secret, user name and password`,
+    };
+  }
+  const expires = Number(body.expires_in);
+  return { access_token: body.access_token, expires_in_seconds: Number.isFinite(expires) && expires > 0 ? expires : 1800 };
+}
