@@ -17,6 +17,8 @@ import type { FileStore } from './documents/file-store.js';
 import { type LabelRenderer, PooledLabelRenderer } from './documents/label-renderer.service.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
+import { BookingCancellations } from './domain/bookings/booking-cancellation.service.js';
+import { BookingCompletion } from './domain/bookings/booking-completion.js';
 import { BookingsService } from './domain/bookings/bookings.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
 import { CarrierPushService } from './domain/carrier-push.service.js';
@@ -37,6 +39,7 @@ import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
 import { shipmentSerializers } from './http/shipment-reply.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
+import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { PushSubscriber } from './jobs/push-subscriber.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
@@ -70,6 +73,7 @@ export interface AppContext {
   proofOfDelivery: ProofOfDeliveryService;
   pudo: PudoService;
   bookings: BookingsService;
+  bookingCancellations: BookingCancellations;
   labelJob: LabelRenderJob;
   webhookEndpoints: WebhookEndpointsService;
   carrierPush: CarrierPushService;
@@ -153,21 +157,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     proofOfDelivery,
     trackingFollowers,
   );
-  const pudo = new PudoService(repos, carriers, carrierConfigs);
-  const bookings = new BookingsService(
-    repos,
-    carriers,
-    carrierConfigs,
-    pudo,
-    documents,
-    labels,
-    files,
-    clock,
-    log,
-    returns,
-    outbox,
-    config.bookingLeaseMs,
-  );
+  const pudo = new PudoService(repos, carriers, carrierConfigs, clock);
+  const bookingCompletion = new BookingCompletion(repos, documents, labels, files, clock, log, returns, outbox);
+  const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, bookingCompletion, clock, config.bookingLeaseMs);
+  const bookingCancellations = new BookingCancellations(repos, carriers, carrierConfigs, files, returns, outbox, clock);
   const labelJob = new LabelRenderJob(repos, labels, files, clock, outbox);
   const webhookEndpoints = new WebhookEndpointsService(repos, secrets, clock, config.allowPrivateWebhooks);
   const webhookJob = new WebhookDeliveryJob(
@@ -183,7 +176,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
     repos,
     clock,
     log,
-    [labelJob, webhookJob, new CarrierPushJob(carrierPush)],
+    [
+      labelJob,
+      webhookJob,
+      new CarrierPushJob(carrierPush),
+      new BookingReconcileJob(repos, carriers, carrierConfigs, bookingCompletion, clock),
+    ],
     [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],
     {
       leaseMs: config.jobLeaseMs,
@@ -213,6 +211,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     proofOfDelivery,
     pudo,
     bookings,
+    bookingCancellations,
     labelJob,
     webhookEndpoints,
     carrierPush,

@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'return.created',
   'return.updated',
   'booking.created',
+  'booking.cancelled',
   'document.ready',
 ] as const;
 
@@ -18,6 +19,8 @@ export interface EventRefs {
   document_row_id?: number;
   /** The return ticket as it was when the event happened (its state is what the event is about). */
   return_ticket?: Record<string, unknown>;
+  /** A cancelled booking as it was answered (its row is archived). */
+  cancelled_booking?: Record<string, unknown>;
 }
 
 /** A domain event as services announce it, inside the transaction of the change. */

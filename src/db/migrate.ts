@@ -11,6 +11,7 @@ import * as accountStrictFields from './migrations/0009_account_strict_fields.js
 import * as documentBytes from './migrations/0010_document_bytes.js';
 import * as pollDeferral from './migrations/0012_poll_deferral.js';
 import * as pushSubscriptions from './migrations/0013_push_subscriptions.js';
+import * as bookingCancellations from './migrations/0014_booking_cancellations_pudo_cache.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010_document_bytes': documentBytes,
   '0012_poll_deferral': pollDeferral,
   '0013_push_subscriptions': pushSubscriptions,
+  '0014_booking_cancellations_pudo_cache': bookingCancellations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -171,7 +171,10 @@ export interface BookingsTable {
   shipment_row_id: number;
   carrier_reference: string;
   carrier_id: string;
-  /** `booking` while the carrier is asked, then `booked`. */
+  /**
+   * `booking` while the carrier is asked, then `booked`; `unknown` when the carrier was asked and never
+   * answered (checked by a `booking.reconcile` job, or released by the merchant's cancellation).
+   */
   status: string;
   type_of_shipment: string;
   shipping_service: string | null;
@@ -181,6 +184,31 @@ export interface BookingsTable {
   carrier_additional_info: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface BookingCancellationsTable {
+  id: Generated<number>;
+  account_id: number;
+  booking_uuid: string;
+  shipment_row_id: number;
+  carrier_reference: string;
+  carrier_id: string;
+  carrier_shipment_identifier: string | null;
+  tracking_number: string | null;
+  /** The `bookings` row as it stood, JSON. */
+  booking: string;
+  /** `voided` (the carrier confirmed) or `released` (the carrier's outcome was never known). */
+  outcome: string;
+  cancelled_at: string;
+}
+
+export interface CarrierPudoCacheTable {
+  id: Generated<number>;
+  /** `q:<carrier>:<query hash>` (a search's answer: records) or `l:<pudo_location_uuid>` (one record). */
+  cache_key: string;
+  carrier_id: string;
+  value: string;
+  expires_at: string;
 }
 
 export interface DocumentsTable {
@@ -303,6 +331,8 @@ export interface Database {
   request_replays: RequestReplaysTable;
   console_session_revocations: ConsoleSessionRevocationsTable;
   bookings: BookingsTable;
+  booking_cancellations: BookingCancellationsTable;
+  carrier_pudo_cache: CarrierPudoCacheTable;
   documents: DocumentsTable;
   document_files: DocumentFilesTable;
   pudo_locations: PudoLocationsTable;

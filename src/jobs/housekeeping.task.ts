@@ -8,8 +8,8 @@ export const DONE_JOBS_KEPT_MS = 7 * 24 * HOUR_MS;
 
 /**
  * Removes what has served its time, at most once an hour: finished jobs older than a week, stored
- * responses past their replay window (return de-duplication, Idempotency-Key), and the sign-outs of console
- * sessions that have expired anyway.
+ * responses past their replay window (return de-duplication, Idempotency-Key), the sign-outs of console
+ * sessions that have expired anyway, and carriers' pick-up point answers past their time.
  */
 export class HousekeepingTask implements PeriodicTask {
   readonly name = 'housekeeping';
@@ -27,6 +27,7 @@ export class HousekeepingTask implements PeriodicTask {
     const jobs = await this.repos.jobs.purgeDone(new Date(now.getTime() - DONE_JOBS_KEPT_MS).toISOString());
     const replays = await this.repos.replays.purgeExpired(now.toISOString());
     const signOuts = await this.repos.consoleSessions.purgeExpired(now.toISOString());
-    return jobs + replays + signOuts;
+    const pudo = await this.repos.pudoCache.purgeExpired(now.toISOString());
+    return jobs + replays + signOuts + pudo;
   }
 }

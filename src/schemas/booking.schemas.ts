@@ -21,6 +21,15 @@ export const BookingCreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const BookingCancelBody = Type.Object(
+  {
+    booking_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'The booking to cancel; or give the shipment' })),
+    shipment_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'Cancel the booking of this shipment' })),
+    shipment_id: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Cancel the booking of this shipment' })),
+  },
+  { additionalProperties: false },
+);
+
 export const BookingDocument = Type.Object({
   document_uuid: Type.String({ format: 'uuid' }),
   document_id: Type.String(),

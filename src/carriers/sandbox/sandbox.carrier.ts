@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { PudoLocationRecord } from '../../core/pudo-location.js';
-import type { BookingCapable, BookRequest, BookResult, CarrierFieldError, PudoCapable } from '../booking.js';
+import type { BookingCapable, BookRequest, BookResult, CarrierFieldError, FoundBooking, PudoCapable } from '../booking.js';
 import type {
   CarrierAdapter,
   CarrierCapabilities,
@@ -14,7 +14,7 @@ import type {
 import type { PushCapable, PushUpdate } from '../push.js';
 import { PollIntervalSetting, secret } from '../sdk/settings.js';
 import { sandboxPudoDataset } from './pudo-dataset.js';
-import { bookWithSandbox, checkSandboxBooking } from './sandbox.booking.js';
+import { bookWithSandbox, checkSandboxBooking, findSandboxBooking, SANDBOX_MAX_PARCELS } from './sandbox.booking.js';
 import { isShipmentPayload, mapFileResponse, mapScansResponse } from './sandbox.mapper.js';
 import type { SandboxShipmentPayload } from './sandbox.payload.js';
 import { SandboxTransport } from './sandbox.transport.js';
@@ -106,6 +106,13 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
 
   book(request: BookRequest, settings: CarrierSettings): Promise<BookResult> {
     return bookWithSandbox(request, settings, this.record.name);
+  }
+
+  readonly maxParcels = SANDBOX_MAX_PARCELS;
+
+  /** Finds the simulated bookings whose answer was lost (`carrier_metadata.simulate: "answer_lost"`). */
+  findBooking(request: BookRequest, settings: CarrierSettings): Promise<FoundBooking> {
+    return findSandboxBooking(request, settings, this.record.name);
   }
 
   /** Sandbox bookings hold nothing at the carrier, so cancelling always succeeds. */

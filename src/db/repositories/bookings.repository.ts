@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { BookingsTable, Database } from '../schema.js';
+import type { BookingCancellationsTable, BookingsTable, Database } from '../schema.js';
 
 export type BookingRow = Selectable<BookingsTable>;
 
@@ -31,5 +31,44 @@ export class BookingsRepository {
 
   findById(id: number): Promise<BookingRow | undefined> {
     return this.db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUuid(accountId: number, bookingUuid: string): Promise<BookingRow | undefined> {
+    return this.db
+      .selectFrom('bookings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('booking_uuid', '=', bookingUuid)
+      .executeTakeFirst();
+  }
+
+  /** A cancelled booking of the account, from the archive. */
+  findCancelled(accountId: number, bookingUuid: string): Promise<Selectable<BookingCancellationsTable> | undefined> {
+    return this.db
+      .selectFrom('booking_cancellations')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('booking_uuid', '=', bookingUuid)
+      .executeTakeFirst();
+  }
+
+  /** Moves a booking to the archive of cancellations; its documents go with its row. */
+  async archive(booking: BookingRow, outcome: 'voided' | 'released', now: string): Promise<void> {
+    await this.db
+      .insertInto('booking_cancellations')
+      .values({
+        account_id: booking.account_id,
+        booking_uuid: booking.booking_uuid,
+        shipment_row_id: booking.shipment_row_id,
+        carrier_reference: booking.carrier_reference,
+        carrier_id: booking.carrier_id,
+        carrier_shipment_identifier: booking.carrier_shipment_identifier,
+        tracking_number: booking.tracking_number,
+        booking: JSON.stringify(booking),
+        outcome,
+        cancelled_at: now,
+      })
+      .execute();
+    await this.db.deleteFrom('bookings').where('id', '=', booking.id).execute();
   }
 }

@@ -44,4 +44,8 @@ export class DocumentsRepository {
     if (type) query = query.where('type', '=', type);
     return query.orderBy('id').execute();
   }
+
+  listForBooking(bookingRowId: number): Promise<DocumentRow[]> {
+    return this.db.selectFrom('documents').selectAll().where('booking_row_id', '=', bookingRowId).orderBy('id').execute();
+  }
 }

@@ -4,6 +4,7 @@ import type { Database } from '../schema.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { BookingsRepository } from './bookings.repository.js';
 import { CarrierConfigsRepository } from './carrier-configs.repository.js';
+import { CarrierPudoCacheRepository } from './carrier-pudo-cache.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
@@ -34,6 +35,7 @@ export class Repositories {
   readonly documents: DocumentsRepository;
   readonly documentFiles: DocumentFilesRepository;
   readonly pudo: PudoLocationsRepository;
+  readonly pudoCache: CarrierPudoCacheRepository;
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
 
@@ -55,6 +57,7 @@ export class Repositories {
     this.documents = new DocumentsRepository(db);
     this.documentFiles = new DocumentFilesRepository(db);
     this.pudo = new PudoLocationsRepository(db);
+    this.pudoCache = new CarrierPudoCacheRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
   }

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { BookRequest } from '../../carriers/booking.js';
 import type { LabelFormat, LabelInput } from '../../documents/label.types.js';
 import type { DialectName } from '../connection.js';
 import type { Database, JobsTable } from '../schema.js';
@@ -16,12 +17,19 @@ export interface JobPayloads {
   'webhook.deliver': { delivery_id: number };
   /** A carrier's push, acknowledged when it arrived: parse it and apply it to the configuration's shipments. */
   'carrier.push': { carrier_id: string; carrier_reference: string; body: unknown };
+  /** A booking whose answer was lost (status `unknown`): ask the carrier whether it booked, then finish or release it. */
+  'booking.reconcile': { booking_row_id: number; request: BookRequest };
 }
 
 export type JobKind = keyof JobPayloads;
 
 /** Written as a record so that a kind added to {@link JobPayloads} and left out here does not compile. */
-const KINDS: Record<JobKind, true> = { 'label.render': true, 'webhook.deliver': true, 'carrier.push': true };
+const KINDS: Record<JobKind, true> = {
+  'label.render': true,
+  'webhook.deliver': true,
+  'carrier.push': true,
+  'booking.reconcile': true,
+};
 /** Every job kind: the worker refuses to start without a handler for each. */
 export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];
 

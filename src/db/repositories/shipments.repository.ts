@@ -187,6 +187,10 @@ export class ShipmentsRepository {
     return row;
   }
 
+  findById(id: number): Promise<ShipmentRow | undefined> {
+    return findById.executeTakeFirst(this.db, id);
+  }
+
   findByUuid(accountId: number, shipmentUuid: string): Promise<ShipmentRow | undefined> {
     return findByUuid.executeTakeFirst(this.db, accountId, shipmentUuid);
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import { type BookedLabel, type BookingCapable, type BookResult, canBook } from '../../carriers/booking.js';
+import { type BookingCapable, type BookRequest, canBook } from '../../carriers/booking.js';
 import type { CarrierAdapter } from '../../carriers/carrier.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
@@ -10,19 +9,18 @@ import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
-import type { FileStore } from '../../documents/file-store.js';
-import { LABEL_CONTENT_TYPES } from '../../documents/label.types.js';
-import type { LabelRenderer } from '../../documents/label-renderer.service.js';
 import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
-import type { DocumentsService } from '../documents/documents.service.js';
 import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationError } from '../errors.js';
 import type { PudoService } from '../pudo/pudo.service.js';
-import type { ReturnsService } from '../returns/returns.service.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
-import type { EventSink } from '../webhooks/webhook-outbox.js';
-import { bookingView } from './booking.presenter.js';
-import { bookRequestFor } from './booking-request.js';
+import type { BookingCompletion, BookingInProgress, BookingView } from './booking-completion.js';
+import { bookingReference, bookRequestFor } from './booking-request.js';
+
+/** How long a booking request waits for the carrier to look up a booking whose answer was lost. */
+const LOOKUP_TIMEOUT_MS = 15_000;
+/** When the job asks the carrier again about a booking whose answer was lost: "not found" is an answer by then. */
+export const RECONCILE_AFTER_MS = 60_000;
 
 export interface BookingInput extends ShipmentIdentifier {
   carrier_reference?: string;
@@ -37,8 +35,13 @@ export class CarrierUnavailableError extends DomainError {
   }
 }
 
-/** The booking as POST /v5/booking/ answers it: its documents with their content. */
-type BookingView = ReturnType<typeof bookingView<Awaited<ReturnType<DocumentsService['withContent']>>>>;
+/** A booking checked and reserved, about to be sent to the carrier. */
+interface Prepared extends BookingInProgress {
+  adapter: CarrierAdapter & BookingCapable;
+  request: BookRequest;
+  /** Chosen before the request is built: the booking reference the carrier stores is made from it. */
+  bookingUuid: string;
+}
 
 /** A booking made: its labels ready, or one the carrier delivers later (rendered by a job, announced when ready). */
 export type BookingOutcome = { kind: 'booked'; booking: BookingView } | { kind: 'label_pending'; booking: BookingView };
@@ -54,15 +57,8 @@ export class BookingsService {
     private readonly carriers: CarrierRegistry,
     private readonly carrierConfigs: CarrierConfigsService,
     private readonly pudo: PudoService,
-    private readonly documents: DocumentsService,
-    private readonly labels: LabelRenderer,
-    private readonly files: FileStore,
+    private readonly completion: BookingCompletion,
     private readonly clock: Clock,
-    private readonly log: Logger,
-    /** Records bookings of return shipments on their tickets. */
-    private readonly returns: ReturnsService,
-    /** Where bookings are announced (webhooks). */
-    private readonly events: EventSink,
     /** A booking left half-done by a crash is given up after this long, so the shipment can be booked again. */
     private readonly staleBookingMs: number,
   ) {}
@@ -70,9 +66,10 @@ export class BookingsService {
   async book(caller: Caller, input: BookingInput): Promise<BookingOutcome> {
     if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
     const prepared = await this.prepare(caller, input);
-    const { shipment, adapter, settings, request, pudo } = prepared;
+    const { adapter, settings, request } = prepared;
 
     const result = await adapter.book(request, settings, { now: this.clock.now() });
+    if (result.status === 'error' && result.outcome_unknown) return this.answerLost(prepared, result.message);
     if (result.status === 'error') {
       await this.repos.bookings.delete(prepared.booking.id);
       if (result.retryable)
@@ -82,80 +79,43 @@ export class BookingsService {
       if (errors.empty) errors.add(['carrier_reference'], `The carrier refused the booking: ${result.message}`);
       throw new ValidationError(errors.result());
     }
-
-    let documents: Awaited<ReturnType<BookingsService['storeLabels']>>;
-    try {
-      documents = await this.storeLabels(caller, shipment, prepared.booking, result.labels);
-    } catch (error) {
-      await this.undo(prepared.booking, adapter, result.carrier_shipment_identifier, settings);
-      throw error;
-    }
-    const now = this.clock.now().toISOString();
-    const booking = await this.complete(prepared, result, documents, pudo, now).catch(async (error) => {
-      await this.undo(prepared.booking, adapter, result.carrier_shipment_identifier, settings);
-      throw error;
-    });
-    const views = await Promise.all(documents.map((doc) => this.documents.withContent(doc.stored!)));
-    const pending = documents.some((doc) => doc.pendingJob);
-    return { kind: pending ? 'label_pending' : 'booked', booking: bookingView(booking, shipment, views, pudo) };
+    const done = await this.completion.finish(prepared, result);
+    return { kind: done.pending ? 'label_pending' : 'booked', booking: done.booking };
   }
 
-  /** Stores what the carrier returned, the shipment's new tracking data, the documents and their jobs, in one transaction. */
-  private complete(
-    prepared: Awaited<ReturnType<BookingsService['prepare']>>,
-    result: Extract<BookResult, { status: 'ok' }>,
-    documents: Awaited<ReturnType<BookingsService['storeLabels']>>,
-    pudo: PudoLocation | null,
-    now: string,
-  ): Promise<BookingRow> {
-    const { shipment } = prepared;
-    const accountId = shipment.account_id;
-    return this.repos.transaction(async (repos) => {
-      const booked = await repos.bookings.update(prepared.booking.id, {
-        status: 'booked',
-        shipping_service: result.shipping_service,
-        carrier_shipment_identifier: result.carrier_shipment_identifier,
-        tracking_number: result.tracking_number,
-        carrier_additional_info: JSON.stringify(result.carrier_additional_info),
-        updated_at: now,
-      });
-      await repos.shipments.update(shipment.id, {
-        tracking_number: result.tracking_number,
-        carrier_reference: booked.carrier_reference,
-        carrier_id: booked.carrier_id,
-        tracking_started_at: now,
-        next_poll_at: now,
-        last_tracking_update_at: now,
-        poll_failures: 0,
-        push_subscribed_until: null,
-        push_retry_at: null,
-        updated_at: now,
-        ...(pudo ? { collection_point: JSON.stringify(collectionPoint(pudo, now)) } : {}),
-      });
-      for (const doc of documents) {
-        const row = await repos.documents.insert(doc.row);
-        doc.stored = row;
-        if (doc.pendingJob) {
-          await repos.jobs.enqueue(
-            'label.render',
-            { document_row_id: row.id, ...doc.pendingJob.payload },
-            { now, accountId, runAt: doc.pendingJob.runAt },
-          );
-        }
+  /**
+   * The booking call was sent and no answer came: the carrier may have booked. Booking again could book
+   * twice, so the carrier is asked first (`findBooking`). Only a booking found now is trusted; a carrier that
+   * has not found it yet may still be writing it, so the reservation stays (`unknown`) and a job asks again
+   * a minute later, when "not found" is an answer. Without a lookup the reservation stays until the merchant
+   * releases it (POST /v5/booking/cancel/).
+   */
+  private async answerLost(prepared: Prepared, message: string): Promise<BookingOutcome> {
+    const { adapter, settings, request, booking } = prepared;
+    if (adapter.findBooking) {
+      const found = await adapter
+        .findBooking(request, settings, { now: this.clock.now(), signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) })
+        .catch((error: Error) => ({ status: 'error' as const, retryable: true, message: error.message }));
+      if (found.status === 'found') {
+        const done = await this.completion.finish(prepared, found.result);
+        return { kind: done.pending ? 'label_pending' : 'booked', booking: done.booking };
       }
-      if (shipment.shipment_type === 'return') await this.returns.recordBooking(repos, shipment, booked.booking_uuid, now);
-      await this.events.emit(repos, {
-        accountId,
-        type: 'booking.created',
-        shipmentRowId: shipment.id,
-        refs: { booking_row_id: booked.id },
-      });
-      return booked;
-    });
+    }
+    await this.markUnknown(booking, request, adapter);
+    const error = new CarrierUnavailableError(
+      adapter.findBooking
+        ? `The carrier did not answer (${message}) and may have booked the shipment. Waybill asks the carrier again within ` +
+            'a minute: if it booked, the booking and its labels appear on the shipment (webhook booking.created); if not, the ' +
+            'shipment can be booked again. Until then it stays reserved.'
+        : `The carrier did not answer (${message}) and may have booked the shipment; this carrier cannot be asked. Check the ` +
+            "carrier's portal, then release the reservation with POST /v5/booking/cancel/ to book again.",
+    );
+    error.retryAfterSeconds = Math.ceil(RECONCILE_AFTER_MS / 1000);
+    throw error;
   }
 
   /** Checks everything and reserves the shipment by recording the booking; throws field errors otherwise. */
-  private async prepare(caller: Caller, input: BookingInput) {
+  private async prepare(caller: Caller, input: BookingInput): Promise<Prepared> {
     const errors = new FieldErrorCollector();
     const shipment = await findShipment(this.repos, caller.accountId, input).catch((error) => {
       if (error instanceof DomainError && error.code === 'not_found')
@@ -218,36 +178,27 @@ export class BookingsService {
     for (const fieldError of bookable.checkBooking(request, settings)) errors.add(fieldError.path, fieldError.message);
     errors.throwIfAny();
 
-    const booking = await this.reserve(
-      caller,
-      shipment,
-      bookingUuid,
-      config!.carrier_reference,
-      config!.carrier_id,
-      request.type_of_shipment,
-      pudo,
-    );
-    return { shipment, adapter: bookable, settings, request, pudo, booking };
+    const progress = { shipment, adapter: bookable, settings, request, pudo, bookingUuid };
+    const booking = await this.reserve(caller, progress, config!.carrier_reference, config!.carrier_id);
+    return { ...progress, booking };
   }
 
   private async reserve(
     caller: Caller,
-    shipment: ShipmentRow,
-    bookingUuid: string,
+    progress: Omit<Prepared, 'booking'>,
     carrierReference: string,
     carrierId: string,
-    type: string,
-    pudo: PudoLocation | null,
   ): Promise<BookingRow> {
+    const { shipment, pudo, request } = progress;
     const now = this.clock.now();
     const row = {
       account_id: caller.accountId,
-      booking_uuid: bookingUuid,
+      booking_uuid: progress.bookingUuid,
       shipment_row_id: shipment.id,
       carrier_reference: carrierReference,
       carrier_id: carrierId,
       status: 'booking',
-      type_of_shipment: type,
+      type_of_shipment: request.type_of_shipment,
       pudo_location_uuid: pudo?.pudo_location_uuid ?? null,
       carrier_additional_info: '{}',
       created_at: now.toISOString(),
@@ -258,9 +209,23 @@ export class BookingsService {
     const existing = await this.repos.bookings.findByShipment(shipment.id);
     const age = existing ? now.getTime() - new Date(existing.created_at).getTime() : 0;
     if (existing && existing.status === 'booking' && age > this.staleBookingMs) {
-      await this.repos.bookings.delete(existing.id);
-      const retried = await this.repos.bookings.insertIfNone(row);
-      if (retried) return retried;
+      // Its process is gone, perhaps in the middle of the carrier's call: book again only if the carrier says it did not book.
+      if (await this.settleStale(existing, progress)) {
+        const retried = await this.repos.bookings.insertIfNone(row);
+        if (retried) return retried;
+      }
+      return this.reserve(caller, progress, carrierReference, carrierId);
+    }
+    if (existing?.status === 'unknown') {
+      const error = ValidationError.at(
+        ['shipment_uuid'],
+        progress.adapter.findBooking
+          ? 'An earlier booking of this shipment got no answer from the carrier; Waybill is asking the carrier whether it booked.'
+          : 'An earlier booking of this shipment got no answer from the carrier, which may have booked it; release it with ' +
+              'POST /v5/booking/cancel/ to book again.',
+      );
+      if (progress.adapter.findBooking) error.retryAfterSeconds = Math.ceil(RECONCILE_AFTER_MS / 1000);
+      throw error;
     }
     if (existing?.status === 'booking') {
       // Passing: it completes, fails, or (its process gone) goes stale, so the same request may succeed later.
@@ -271,72 +236,45 @@ export class BookingsService {
     throw ValidationError.at(['shipment_uuid'], 'The shipment is already booked.');
   }
 
-  /** Renders or stores each label now, or prepares the job that fetches a late one. */
-  private async storeLabels(caller: Caller, shipment: ShipmentRow, booking: BookingRow, labels: BookedLabel[]) {
+  /**
+   * A reservation whose process died: released when the carrier says it did not book (`true`); completed
+   * when it did; kept as `unknown` when the carrier cannot say (no lookup, or the lookup failed).
+   */
+  private async settleStale(stale: BookingRow, progress: Omit<Prepared, 'booking'>): Promise<boolean> {
+    const { adapter, settings } = progress;
+    const request = { ...progress.request, booking_reference: bookingReference(stale.booking_uuid) };
+    const found = adapter.findBooking
+      ? await adapter
+          .findBooking(request, settings, { now: this.clock.now(), signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) })
+          .catch((error: Error) => ({ status: 'error' as const, retryable: true, message: error.message }))
+      : null;
+    if (found?.status === 'not_found') {
+      await this.repos.bookings.delete(stale.id);
+      return true;
+    }
+    if (found?.status === 'found') {
+      await this.completion.finish({ ...progress, booking: stale }, found.result);
+      return false;
+    }
+    await this.markUnknown(stale, request, adapter);
+    return false;
+  }
+
+  /** The carrier may have booked: the reservation stays, and a job asks the carrier (when it can be asked). */
+  private markUnknown(booking: BookingRow, request: BookRequest, adapter: BookingCapable): Promise<void> {
     const now = this.clock.now();
-    return Promise.all(
-      labels.map(async (label, index) => {
-        const documentUuid = randomUUID();
-        const late = (label.ready_after_seconds ?? 0) > 0;
-        let fileKey: string | null = null;
-        if (!late) {
-          const bytes = label.kind === 'file' ? label.bytes : (await this.labels.render(label.input, label.format)).bytes;
-          fileKey = `documents/${documentUuid}.${label.format}`;
-          await this.files.put(fileKey, bytes, LABEL_CONTENT_TYPES[label.format]);
-        }
-        return {
-          row: {
-            account_id: caller.accountId,
-            document_uuid: documentUuid,
-            shipment_row_id: shipment.id,
-            booking_row_id: booking.id,
-            document_id: `label-${shipment.shipment_id}-${index + 1}`,
-            name: `Shipping label ${shipment.shipment_id}`,
-            type: 'label',
-            file_format: label.format,
-            content_type: LABEL_CONTENT_TYPES[label.format],
-            file_key: fileKey,
-            status: late ? 'pending' : 'ready',
-            additional_info: '{}',
-            created_at: now.toISOString(),
-            updated_at: now.toISOString(),
-          },
-          pendingJob: late
-            ? {
-                runAt: new Date(now.getTime() + (label.ready_after_seconds ?? 0) * 1000).toISOString(),
-                payload: label.kind === 'render' ? { render: label.input, format: label.format } : { format: label.format },
-              }
-            : null,
-          stored: null as null | Awaited<ReturnType<Repositories['documents']['insert']>>,
-        };
-      }),
-    );
+    return this.repos.transaction(async (repos) => {
+      await repos.bookings.update(booking.id, {
+        status: 'unknown',
+        carrier_additional_info: JSON.stringify({ booking_reference: request.booking_reference }),
+        updated_at: now.toISOString(),
+      });
+      if (!adapter.findBooking) return;
+      await repos.jobs.enqueue(
+        'booking.reconcile',
+        { booking_row_id: booking.id, request },
+        { now: now.toISOString(), accountId: booking.account_id, runAt: new Date(now.getTime() + RECONCILE_AFTER_MS).toISOString() },
+      );
+    });
   }
-
-  private async undo(
-    booking: BookingRow,
-    adapter: BookingCapable,
-    carrierShipmentIdentifier: string,
-    settings: Record<string, unknown>,
-  ): Promise<void> {
-    const cancelled = await adapter.cancel(carrierShipmentIdentifier, settings);
-    if (cancelled.status === 'error')
-      this.log.error({ booking_uuid: booking.booking_uuid, error: cancelled.message }, 'cancelling an unfinished booking failed');
-    await this.repos.bookings.delete(booking.id);
-  }
-}
-
-function collectionPoint(pudo: PudoLocation, now: string) {
-  const { company: _c, ...address } = pudo.address as unknown as Record<string, unknown>;
-  return {
-    uuid: pudo.pudo_location_uuid,
-    collection_point_identifier: pudo.pudo_location_id,
-    address,
-    status: 'active',
-    lat: pudo.lat,
-    lng: pudo.lng,
-    operating_hours_calc: pudo.operating_hours_calc,
-    additional_info: pudo.additional_info,
-    updated_date: now,
-  };
 }

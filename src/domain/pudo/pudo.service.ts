@@ -1,5 +1,6 @@
-import { hasPudo } from '../../carriers/booking.js';
+import { hasPudo, searchesPudo } from '../../carriers/booking.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { Clock } from '../../clock.js';
 import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, type LatLng } from '../../core/geo.js';
 import { PostalCentroidIndex } from '../../core/postal-centroids.js';
 import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
@@ -9,30 +10,38 @@ import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { countryByCode } from '../reference-data.js';
+import { CarrierPudoSearch } from './carrier-pudo-search.js';
 import { searchPudoLocations } from './pudo-search.js';
 
 export const DEFAULT_RADIUS_METERS = 5_000;
 
 /**
- * Pick-up/drop-off locations: each carrier's locations are copied into an indexed table once, and a
- * search reads only the bounding box of its circle before computing exact distances.
+ * Pick-up/drop-off locations. A carrier whose every location is known in advance (the sandbox) has them
+ * copied into an indexed table once, and a search reads only the bounding box of its circle before computing
+ * exact distances; a carrier that answers searches itself (DHL, UPS) is asked, through a cache.
  */
 export class PudoService {
   private readonly synced = new Map<string, Promise<void>>();
   private readonly centroids = new Map<string, PostalCentroidIndex>();
+  private readonly live: CarrierPudoSearch;
 
   constructor(
     private readonly repos: Repositories,
     private readonly carriers: CarrierRegistry,
     private readonly carrierConfigs: CarrierConfigsService,
-  ) {}
+    clock: Clock,
+  ) {
+    this.live = new CarrierPudoSearch(repos, clock);
+  }
 
   async search(caller: Caller, query: PudoQuery): Promise<PudoLocation[]> {
     const errors = new FieldErrorCollector();
     const config = await this.carrierConfigs.resolve(caller.accountId, query.carrier_reference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
     if (!config) errors.add(['carrier_reference'], `carrier_reference "${query.carrier_reference}" is not defined in this account.`);
-    else if (!adapter || !hasPudo(adapter)) errors.add(['carrier_reference'], 'This carrier has no pick-up/drop-off locations.');
+    const searches = adapter && searchesPudo(adapter) && (adapter.supportsPudo?.(config!.settings) ?? true);
+    if (config && !searches && !(adapter && hasPudo(adapter)))
+      errors.add(['carrier_reference'], 'This carrier has no pick-up/drop-off locations, or this configuration cannot search them.');
     const hasPoint = query.lat !== undefined || query.lng !== undefined;
     if (hasPoint && (query.lat === undefined || query.lng === undefined))
       errors.add([query.lat === undefined ? 'lat' : 'lng'], 'Give lat and lng together.');
@@ -43,13 +52,6 @@ export class PudoService {
       errors.add(['country_code'], 'Enter a valid ISO 3166-1 alpha-2 country code.');
     errors.throwIfAny();
     const carrierId = config!.carrier_id;
-    await this.ensureSynced(carrierId);
-
-    let center = hasPoint ? { lat: query.lat as number, lng: query.lng as number } : null;
-    if (!center) {
-      center = this.centroids.get(carrierId)?.lookup(query.country_code as string, query.postal_code as string) ?? null;
-      if (!center) throw ValidationError.at(['postal_code'], 'No locations are known near this postal code; search by lat and lng.');
-    }
     const radius = query.radius_meters ?? DEFAULT_RADIUS_METERS;
     const limit = query.limit ?? 20;
     const services = query.services
@@ -58,6 +60,25 @@ export class PudoService {
           .map((s) => s.trim())
           .filter(Boolean)
       : undefined;
+    if (searches && adapter && searchesPudo(adapter)) {
+      return this.live.search({
+        carrierId,
+        adapter,
+        settings: config!.settings,
+        center: hasPoint ? { lat: query.lat as number, lng: query.lng as number } : null,
+        ...(hasPoint ? {} : { postal_code: query.postal_code, country_code: query.country_code }),
+        radius,
+        limit,
+        ...(services ? { services } : {}),
+      });
+    }
+    await this.ensureSynced(carrierId);
+
+    let center = hasPoint ? { lat: query.lat as number, lng: query.lng as number } : null;
+    if (!center) {
+      center = this.centroids.get(carrierId)?.lookup(query.country_code as string, query.postal_code as string) ?? null;
+      if (!center) throw ValidationError.at(['postal_code'], 'No locations are known near this postal code; search by lat and lng.');
+    }
     const box = boundingBox(center, radius);
     const found =
       (await this.nearestRecords(carrierId, box, center, radius, limit, services)) ??
@@ -146,8 +167,10 @@ export class PudoService {
     return found;
   }
 
-  /** One location of a carrier by uuid, or null. */
+  /** One location of a carrier by uuid (for a carrier searched live: one a search found this week), or null. */
   async find(carrierId: string, uuid: string): Promise<PudoLocation | null> {
+    const adapter = this.carriers.get(carrierId);
+    if (adapter && searchesPudo(adapter)) return this.live.find(carrierId, uuid);
     await this.ensureSynced(carrierId);
     const row = await this.repos.pudo.findByUuid(carrierId, uuid);
     return row ? { ...(JSON.parse(row.record) as PudoLocationRecord), distance_meters: 0 } : null;

@@ -250,6 +250,21 @@ export class ReturnsService {
     return updated;
   }
 
+  /** A cancelled booking of the return shipment: the ticket is approved again, without the booking. */
+  async releaseBooking(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ReturnRow | null> {
+    const ticket = await repos.returns.findByShipment(shipment.id);
+    if (!ticket || ticket.status !== RETURN_STATUS.carrierBookingPending) return null;
+    const details: ReturnDetails = { ...detailsOf(ticket), booking_id: null };
+    const updated = await repos.returns.update(ticket.id, { status: RETURN_STATUS.approved, details: JSON.stringify(details), updated_at: now });
+    await this.events.emit(repos, {
+      accountId: shipment.account_id,
+      type: 'return.updated',
+      shipmentRowId: shipment.id,
+      refs: { return_row_id: ticket.id },
+    });
+    return updated;
+  }
+
   /** Moves the ticket when tracking of its return shipment moves (shipping, completed, inactive). */
   async followTracking(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ReturnRow | null> {
     if (shipment.shipment_type !== 'return') return null;

@@ -36,6 +36,7 @@ export class WebhookPayloads {
       const ticket = await this.repos.webhooks.returnById(refs.return_row_id);
       if (ticket) body.return_ticket = fullTicketView(ticket, shipment.shipment_uuid);
     }
+    if (refs.cancelled_booking) body.booking = refs.cancelled_booking;
     if (refs.booking_row_id !== undefined && shipment) {
       const booking = await this.repos.bookings.findById(refs.booking_row_id);
       if (booking) {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../domain/errors.js';
-import { Booking, BookingCreateBody } from '../../schemas/booking.schemas.js';
+import { Booking, BookingCancelBody, BookingCreateBody } from '../../schemas/booking.schemas.js';
 import { bearerSecurity, merchantErrors } from '../../schemas/common.js';
 import { callerOf } from '../auth.js';
 import type { Envelope } from '../errors.js';
@@ -62,6 +62,32 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A label the carrier delivers later is HTTP 299, as the interface says.
       const status = result.kind === 'label_pending' ? 299 : 200;
       return reply.code(status).send({ api_response: String(status), data: result.booking });
+    },
+  );
+
+  app.post(
+    '/v5/booking/cancel/',
+    {
+      config: { formatValidationError: bookingValidationError },
+      schema: {
+        tags: ['Booking'],
+        summary: 'Cancel (void) a booking and free its shipment to be booked again',
+        description:
+          'Voids the booking at the carrier, removes its labels, clears the tracking number it gave the shipment, returns a ' +
+          "return's ticket to approved and sends booking.cancelled. A booking whose carrier never answered (status unknown) " +
+          'is released without asking the carrier. Cancelling again answers the same cancelled booking. Needs the booking feature.',
+        security: bearerSecurity,
+        body: BookingCancelBody,
+        response: {
+          200: Type.Object({ api_response: Type.String(), data: Booking }),
+          ...merchantErrors,
+          503: Type.Ref('ErrorEnvelope'),
+        },
+      },
+    },
+    async (request) => {
+      const cancelled = await app.context.bookingCancellations.cancel(callerOf(request), request.body);
+      return { api_response: '200', data: cancelled };
     },
   );
 };
