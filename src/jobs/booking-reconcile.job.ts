@@ -36,8 +36,12 @@ export class BookingReconcileJob implements JobHandler<'booking.reconcile'> {
     if (!shipment || !config || !adapter || !canBook(adapter) || !adapter.findBooking)
       return { result: 'dead', error: 'the booking can no longer be looked up: its shipment or carrier configuration is gone' };
 
-    const found = await adapter.findBooking(payload.request, config.settings, { now: this.clock.now(), signal: AbortSignal.timeout(30_000) });
-    if (found.status === 'error') return found.retryable ? { result: 'retry', error: found.message } : { result: 'dead', error: found.message };
+    const found = await adapter.findBooking(payload.request, config.settings, {
+      now: this.clock.now(),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (found.status === 'error')
+      return found.retryable ? { result: 'retry', error: found.message } : { result: 'dead', error: found.message };
     if (found.status === 'not_found') {
       await this.repos.bookings.delete(booking.id);
       return { result: 'done' };

@@ -45,7 +45,10 @@ export function checkSandboxBooking(request: BookRequest, settings: CarrierSetti
   if (request.parcels.length > 1) {
     request.parcels.forEach((parcel, index) => {
       if (parcel.weight_grams === null || parcel.weight_grams <= 0)
-        errors.push({ path: ['carrier_metadata', 'parcels', index, 'weight'], message: 'The carrier needs each parcel\'s weight (in g, above 0).' });
+        errors.push({
+          path: ['carrier_metadata', 'parcels', index, 'weight'],
+          message: "The carrier needs each parcel's weight (in g, above 0).",
+        });
     });
   } else if (request.weight_grams === null || request.weight_grams <= 0) {
     errors.push({ path: ['weight'], message: 'The carrier needs the weight (in g, above 0) to book.' });

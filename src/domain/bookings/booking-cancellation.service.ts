@@ -93,21 +93,28 @@ export class BookingCancellations {
   ): Promise<{ booking: BookingRow | undefined; shipment: ShipmentRow; field: string }> {
     if (input.booking_uuid) {
       const booking = await this.repos.bookings.findByUuid(caller.accountId, input.booking_uuid);
-      const shipmentRowId = booking?.shipment_row_id ?? (await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid))?.shipment_row_id;
+      const shipmentRowId =
+        booking?.shipment_row_id ?? (await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid))?.shipment_row_id;
       const shipment = shipmentRowId !== undefined ? await this.repos.shipments.findById(shipmentRowId) : undefined;
       if (!shipment) throw ValidationError.at(['booking_uuid'], 'No booking of this account has this booking_uuid.');
       return { booking, shipment, field: 'booking_uuid' };
     }
     const field = input.shipment_uuid ? 'shipment_uuid' : 'shipment_id';
     const shipment = await findShipment(this.repos, caller.accountId, input).catch((error) => {
-      if (error instanceof DomainError && error.code === 'not_found') throw ValidationError.at([field], 'No shipment matches the identifier.');
+      if (error instanceof DomainError && error.code === 'not_found')
+        throw ValidationError.at([field], 'No shipment matches the identifier.');
       throw error;
     });
     return { booking: await this.repos.bookings.findByShipment(shipment.id), shipment, field };
   }
 
   /** A cancellation asked again answers what the first one did; a shipment never booked is an error. */
-  private async cancelledBefore(caller: Caller, input: CancelBookingInput, shipment: ShipmentRow, field: string): Promise<CancelledBooking> {
+  private async cancelledBefore(
+    caller: Caller,
+    input: CancelBookingInput,
+    shipment: ShipmentRow,
+    field: string,
+  ): Promise<CancelledBooking> {
     if (input.booking_uuid) {
       const archived = await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid);
       if (archived) return bookingView<never>(JSON.parse(archived.booking) as BookingRow, shipment, [], null);
@@ -119,13 +126,17 @@ export class BookingCancellations {
     const config = await this.carrierConfigs.resolve(booking.account_id, booking.carrier_reference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
     if (!config || !adapter || !canBook(adapter))
-      throw ValidationError.at([field], `carrier_reference "${booking.carrier_reference}" is no longer configured; the carrier cannot be asked to void the booking.`);
+      throw ValidationError.at(
+        [field],
+        `carrier_reference "${booking.carrier_reference}" is no longer configured; the carrier cannot be asked to void the booking.`,
+      );
     const result = await adapter.cancel(booking.carrier_shipment_identifier ?? '', config.settings, {
       now: this.clock.now(),
       signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
     });
     if (result.status === 'ok') return;
-    if (result.retryable) throw new CancelUnavailableError(`The carrier did not answer (${result.message}); nothing was cancelled. Try again.`);
+    if (result.retryable)
+      throw new CancelUnavailableError(`The carrier did not answer (${result.message}); nothing was cancelled. Try again.`);
     throw ValidationError.at([field], `The carrier refused to cancel the booking: ${result.message}`);
   }
 }
