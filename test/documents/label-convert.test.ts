@@ -7,7 +7,7 @@ import { gifToPng, LabelConversionError, pngToPdf } from '../../src/documents/la
 function gif(width: number, height: number, blackColumns: number): Buffer {
   const buffer = Buffer.alloc(width * height + 4096);
   const writer = new GifWriter(buffer, width, height, { palette: [0xffffff, 0x000000] });
-  const pixels = new Uint8Array(width * height);
+  const pixels: number[] = new Array(width * height);
   for (let i = 0; i < pixels.length; i++) pixels[i] = i % width < blackColumns ? 1 : 0;
   writer.addFrame(0, 0, width, height, pixels);
   return buffer.subarray(0, writer.end());
