@@ -8,7 +8,6 @@ import { RETURN_STATUS } from '../../core/return-status.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Caller } from '../auth.service.js';
 import type { CarrierConfigsService } from '../carrier-configs.service.js';
 import { DomainError, FeatureNotEnabledError, FieldErrorCollector, ValidationError } from '../errors.js';
