@@ -1,3 +1,4 @@
+import { type BookingProduct, canBook } from './booking.js';
 import type { CarrierRegistry } from './registry.js';
 import type { CarrierLimits } from './sdk/limits.js';
 import type { OperatorCarrierSettings } from './sdk/operator-settings.js';
@@ -15,6 +16,10 @@ export interface CatalogueEntry {
   operator_settings: string[];
   /** True when `WAYBILL_CARRIER_<ID>_BASE_URL` sends this carrier's calls elsewhere. */
   base_url_overridden: boolean;
+  /** What the carrier books: the codes a shipment's `shipping_service` may hold. */
+  products: BookingProduct[];
+  /** Most parcels in one booking; null when the carrier does not book. */
+  max_parcels: number | null;
   limits: CarrierLimits | null;
 }
 
@@ -28,6 +33,8 @@ export function carrierCatalogue(registry: CarrierRegistry, operator: OperatorCa
     settings_schema: JSON.parse(JSON.stringify(adapter.settingsSchema)),
     operator_settings: Object.keys(operator.defaults(adapter.record.id, Object.keys(adapter.settingsSchema.properties))),
     base_url_overridden: operator.baseUrl(adapter.record.id) !== null,
+    products: canBook(adapter) ? (adapter.products ?? []).map((product) => ({ ...product, types: [...product.types] })) : [],
+    max_parcels: canBook(adapter) ? (adapter.maxParcels ?? 1) : null,
     limits: adapter.limits ?? null,
   }));
 }

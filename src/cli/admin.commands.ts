@@ -145,6 +145,7 @@ interface CatalogueRow {
   environments: string[];
   settings_schema: { properties?: Record<string, { 'x-secret'?: boolean }>; required?: string[] };
   operator_settings: string[];
+  products: Array<{ code: string; name: string }>;
 }
 
 /** `upsglb  UPS  tracking  production,sandbox  settings: client_id*, client_secret* (secret), environment` */
@@ -160,5 +161,6 @@ function describeCarrier(entry: CatalogueRow): string {
       return `${name}${required.has(name) ? '*' : ''}${field['x-secret'] ? ' (secret)' : ''}${provided}`;
     })
     .join(', ');
-  return `${entry.id}  ${entry.name.padEnd(28)} ${can.padEnd(26)} ${entry.environments.join(',').padEnd(19)} settings: ${settings}`;
+  const products = entry.products.length ? `  products: ${entry.products.map((p) => `${p.code} (${p.name})`).join(', ')}` : '';
+  return `${entry.id}  ${entry.name.padEnd(28)} ${can.padEnd(26)} ${entry.environments.join(',').padEnd(19)} settings: ${settings}${products}`;
 }

@@ -96,6 +96,16 @@ export const CarrierCatalogueEntry = Type.Object({
   settings_schema: Type.Unknown({ description: 'JSON Schema of the settings; secret settings carry "x-secret": true' }),
   operator_settings: Type.Array(Type.String(), { description: 'Settings this deployment provides through WAYBILL_CARRIER_<ID>_<SETTING>' }),
   base_url_overridden: Type.Boolean(),
+  products: Type.Array(
+    Type.Object({
+      code: Type.String({ description: 'What a shipment\'s shipping_service holds to book it' }),
+      name: Type.String(),
+      types: Type.Array(Type.String(), { description: 'outbound, return' }),
+      destinations: Type.Optional(Type.Array(Type.String(), { description: 'domestic, eu, international, or ISO country codes' })),
+    }),
+    { description: 'What the carrier books (empty when it does not book, or books any service)' },
+  ),
+  max_parcels: Type.Union([Type.Number({ description: 'Most parcels in one booking' }), Type.Null()]),
   limits: Type.Union([
     Type.Object({
       numbers_per_call: Type.Number(),

@@ -829,7 +829,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         /** @description HTTPS; must not resolve to a private or reserved address */
@@ -1023,7 +1023,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         url?: string;
@@ -1262,9 +1262,20 @@ export interface paths {
                                 quota_reset_utc: string;
                                 requests_per_second: number;
                             } | null;
+                            max_parcels: number | null;
                             name: string;
                             /** @description Settings this deployment provides through WAYBILL_CARRIER_<ID>_<SETTING> */
                             operator_settings: string[];
+                            /** @description What the carrier books (empty when it does not book, or books any service) */
+                            products: {
+                                /** @description What a shipment's shipping_service holds to book it */
+                                code: string;
+                                /** @description domestic, eu, international, or ISO country codes */
+                                destinations?: string[];
+                                name: string;
+                                /** @description outbound, return */
+                                types: string[];
+                            }[];
                             /** @description JSON Schema of the settings; secret settings carry "x-secret": true */
                             settings_schema: unknown;
                         }[];
@@ -2989,6 +3000,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/booking/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel (void) a booking and free its shipment to be booked again
+         * @description Voids the booking at the carrier, removes its labels, clears the tracking number it gave the shipment, returns a return's ticket to approved and sends booking.cancelled. A booking whose carrier never answered (status unknown) is released without asking the carrier. Cancelling again answers the same cancelled booking. Needs the booking feature.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The booking to cancel; or give the shipment
+                         */
+                        booking_uuid?: string;
+                        /** @description Cancel the booking of this shipment */
+                        shipment_id?: string;
+                        /**
+                         * Format: uuid
+                         * @description Cancel the booking of this shipment
+                         */
+                        shipment_uuid?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            api_response: string;
+                            data: {
+                                /** Format: uuid */
+                                booking_uuid: string;
+                                carrier_additional_info: {
+                                    [key: string]: unknown;
+                                };
+                                carrier_reference: string;
+                                carrier_shipment_identifier: string | null;
+                                created_date: string;
+                                documents: {
+                                    additional_info: {
+                                        [key: string]: unknown;
+                                    };
+                                    base64_content: string | null;
+                                    created_date: string;
+                                    document_id: string;
+                                    /** Format: uuid */
+                                    document_uuid: string;
+                                    download_url: string | null;
+                                    file_format: string;
+                                    name: string;
+                                    type: string;
+                                }[];
+                                pudo_location_uuid: string | null;
+                                pudo_locations: {
+                                    additional_info: {
+                                        [key: string]: unknown;
+                                    };
+                                    address: {
+                                        address_name: string | null;
+                                        city: string | null;
+                                        country: string | null;
+                                        country_code: string | null;
+                                        entity_reference: string | null;
+                                        full: string | null;
+                                        house_number: string | null;
+                                        line1: string | null;
+                                        line2: string | null;
+                                        line3: string | null;
+                                        location_type: string | null;
+                                        location_types: string[];
+                                        mapped_location_type: string | null;
+                                        mapped_location_types: string[];
+                                        phone: string | null;
+                                        postal_code: string | null;
+                                        region: string | null;
+                                        state_or_province: string | null;
+                                        street_name: string | null;
+                                    };
+                                    carrier_id: string;
+                                    closing_periods: {
+                                        from_date: string;
+                                        reason: string | null;
+                                        to_date: string;
+                                    }[];
+                                    cutoff_hours: {
+                                        cutoff_at: string;
+                                        day_of_week: string;
+                                        service: string;
+                                    }[];
+                                    distance_meters: number;
+                                    lat: number;
+                                    lng: number;
+                                    opening_hours: {
+                                        close_hour: string;
+                                        day_of_week: string;
+                                        open_hour: string;
+                                    }[];
+                                    operating_hours_calc: {
+                                        first_cutoff: string | null;
+                                        first_open_hours: string | null;
+                                        operating_day: string;
+                                        second_cutoff: string | null;
+                                        second_open_hours: string | null;
+                                        service_name: string;
+                                        time_zone: string;
+                                    }[];
+                                    pudo_location_id: string;
+                                    /** Format: uuid */
+                                    pudo_location_uuid: string;
+                                    services: string[];
+                                    updated_date: string;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    validity_period: {
+                                        from_date: string | null;
+                                        to_date: string | null;
+                                    };
+                                }[];
+                                shipment_id: string;
+                                /** Format: uuid */
+                                shipment_uuid: string;
+                                shipping_service: string | null;
+                                /** @example booked */
+                                status: string;
+                                tracking_number: string | null;
+                                /**
+                                 * @example outbound
+                                 * @example return
+                                 */
+                                type_of_shipment: string;
+                                updated_date: string;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/carrier-configs/": {
         parameters: {
             query?: never;
@@ -3508,7 +3723,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pick-up/drop-off locations near a point or a postal code, nearest first */
+        /**
+         * Pick-up/drop-off locations near a point or a postal code, nearest first
+         * @description Carriers that answer searches themselves (DHL, UPS) are asked, and their answer is reused for an hour; a location found can be booked by its pudo_location_uuid for a week. HTTP 503 when the carrier does not answer.
+         */
         get: {
             parameters: {
                 query: {
@@ -3634,6 +3852,15 @@ export interface paths {
                 };
                 /** @description Every failure of the API */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6436,7 +6663,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         /** @description HTTPS; must not resolve to a private or reserved address */
@@ -6691,7 +6918,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         url?: string;
