@@ -1,5 +1,6 @@
 import type { CarrierAdapter } from './carrier.js';
 import { DhlUnifiedCarrier } from './dhlglb/dhlglb.carrier.js';
+import { DhlParcelDeCarrier } from './dhlpde/dhlpde.carrier.js';
 import { FedexCarrier } from './fdxglb/fdxglb.carrier.js';
 import { GlsCarrier } from './glsglb/glsglb.carrier.js';
 import { LaPosteCarrier } from './lapost/lapost.carrier.js';
@@ -20,5 +21,6 @@ export function carrierAdapters(kit: CarrierToolkit): CarrierAdapter[] {
     new LaPosteCarrier(kit),
     new GlsCarrier(kit),
     new UspsCarrier(kit),
+    new DhlParcelDeCarrier(kit),
   ];
 }

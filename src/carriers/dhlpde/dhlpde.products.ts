@@ -16,7 +16,15 @@ export interface ParcelDeProduct extends BookingProduct {
  * it (procedure 07 of the return billing number); the Returns API itself takes no product code.
  */
 export const PARCEL_DE_PRODUCTS: readonly ParcelDeProduct[] = [
-  { code: 'V01PAK', name: 'DHL Paket', types: ['outbound'], destinations: ['DE'], procedure: '01', max_weight_grams: 31_500, scope: 'domestic' },
+  {
+    code: 'V01PAK',
+    name: 'DHL Paket',
+    types: ['outbound'],
+    destinations: ['DE'],
+    procedure: '01',
+    max_weight_grams: 31_500,
+    scope: 'domestic',
+  },
   {
     code: 'V62KP',
     name: 'DHL Kleinpaket',
