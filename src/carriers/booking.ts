@@ -144,6 +144,15 @@ export interface BookingCapable {
    * no such lookup: such a booking then stays `unknown` until the merchant releases it.
    */
   findBooking?(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<FoundBooking>;
+  /**
+   * Asks the carrier to check a booking without booking it (DHL's `validate` mode). Absent when the carrier
+   * has no such mode: `checkBooking` is then all the checking there is before booking.
+   */
+  validateBooking?(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError>;
   /** Most parcels in one booking; 1 when absent. */
   readonly maxParcels?: number;
   /** The products the carrier books (the catalogue lists them; `checkBooking` refuses others). */

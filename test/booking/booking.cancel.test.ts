@@ -117,3 +117,31 @@ describe('POST /v5/booking/cancel/', () => {
     });
   });
 });
+
+describe('POST /v5/booking/validate/', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    t = await createTestApp();
+    acct = await t.account({ features: ['booking'], carriers: [{ carrier_reference: 'sb', booking: ['outbound'] }] });
+  });
+  afterAll(() => t.close());
+
+  it('answers whether a booking would be accepted, and books and reserves nothing', async () => {
+    const uuid = await createShipment(t, acct.token, bookableShipment('VA-1'));
+    const ok = await t.as(acct)('POST', '/v5/booking/validate/', { shipment_uuid: uuid, carrier_reference: 'sb' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({ api_response: '200', data: { valid: true, carrier_checked: false, warnings: [] } });
+
+    const bad = await t.as(acct)('POST', '/v5/booking/validate/', {
+      shipment_uuid: uuid,
+      carrier_reference: 'sb',
+      carrier_metadata: { label_format: 'gif' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().data.errors.carrier_metadata.label_format[0].standard_error_message).toMatch(/pdf, zpl, png/);
+
+    const booked = await t.as(acct)('POST', '/v5/booking/', { shipment_uuid: uuid, carrier_reference: 'sb' });
+    expect(booked.statusCode, booked.body).toBe(200);
+  });
+});

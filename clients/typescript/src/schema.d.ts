@@ -3204,6 +3204,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/booking/validate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a booking without booking: every check of POST /v5/booking/, and the carrier's where it has one
+         * @description Takes the body of POST /v5/booking/ and answers 200 when the booking would be accepted, or the same 4030 errors. carrier_checked is true when the carrier itself checked it (DHL Parcel DE); nothing is booked or reserved.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Carrier-specific options */
+                        carrier_metadata?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Optional when the shipment has one; must be enabled for booking; must not conflict with the shipment's own */
+                        carrier_reference?: string;
+                        /**
+                         * Format: uuid
+                         * @description Route the booking to this pick-up/drop-off location
+                         */
+                        pudo_location_uuid?: string;
+                        /** @description Give this or shipment_uuid */
+                        shipment_id?: string;
+                        /**
+                         * Format: uuid
+                         * @description Give this or shipment_id
+                         */
+                        shipment_uuid?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            api_response: string;
+                            data: {
+                                carrier_checked: boolean;
+                                valid: boolean;
+                                warnings: string[];
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/carrier-configs/": {
         parameters: {
             query?: never;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type BookingCapable, type BookRequest, canBook } from '../../carriers/booking.js';
+import { type BookingCapable, type BookingError, type BookRequest, canBook } from '../../carriers/booking.js';
 import type { CarrierAdapter } from '../../carriers/carrier.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
@@ -73,10 +73,7 @@ export class BookingsService {
       await this.repos.bookings.delete(prepared.booking.id);
       if (result.retryable)
         throw new CarrierUnavailableError(`The carrier did not answer (${result.message}); nothing was booked. Try again.`);
-      const errors = new FieldErrorCollector();
-      for (const fieldError of result.field_errors ?? []) errors.add(fieldError.path, fieldError.message);
-      if (errors.empty) errors.add(['carrier_reference'], `The carrier refused the booking: ${result.message}`);
-      throw new ValidationError(errors.result());
+      throw new ValidationError(carrierErrors(result).result());
     }
     const done = await this.completion.finish(prepared, result);
     return { kind: done.pending ? 'label_pending' : 'booked', booking: done.booking };
@@ -115,6 +112,33 @@ export class BookingsService {
 
   /** Checks everything and reserves the shipment by recording the booking; throws field errors otherwise. */
   private async prepare(caller: Caller, input: BookingInput): Promise<Prepared> {
+    const checked = await this.check(caller, input);
+    const booking = await this.reserve(caller, checked, checked.carrierReference, checked.carrierId);
+    return { ...checked, booking };
+  }
+
+  /**
+   * POST /v5/booking/validate/: every check of a booking, and the carrier's own where it offers one (DHL's
+   * validate mode), without booking or reserving anything.
+   */
+  async validate(caller: Caller, input: BookingInput): Promise<{ valid: true; carrier_checked: boolean; warnings: string[] }> {
+    if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
+    const { adapter, settings, request } = await this.check(caller, input);
+    if (!adapter.validateBooking) return { valid: true, carrier_checked: false, warnings: [] };
+    const result = await adapter.validateBooking(request, settings, {
+      now: this.clock.now(),
+      signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+    });
+    if (result.status === 'ok') return { valid: true, carrier_checked: true, warnings: result.warnings ?? [] };
+    if (result.retryable) throw new CarrierUnavailableError(`The carrier did not answer (${result.message}). Try again.`);
+    throw new ValidationError(carrierErrors(result).result());
+  }
+
+  /** Checks everything a booking needs; throws field errors otherwise. */
+  private async check(
+    caller: Caller,
+    input: BookingInput,
+  ): Promise<Omit<Prepared, 'booking'> & { carrierReference: string; carrierId: string }> {
     const errors = new FieldErrorCollector();
     const shipment = await findShipment(this.repos, caller.accountId, input).catch((error) => {
       if (error instanceof DomainError && error.code === 'not_found')
@@ -177,9 +201,16 @@ export class BookingsService {
     for (const fieldError of bookable.checkBooking(request, settings)) errors.add(fieldError.path, fieldError.message);
     errors.throwIfAny();
 
-    const progress = { shipment, adapter: bookable, settings, request, pudo, bookingUuid };
-    const booking = await this.reserve(caller, progress, config!.carrier_reference, config!.carrier_id);
-    return { ...progress, booking };
+    return {
+      shipment,
+      adapter: bookable,
+      settings,
+      request,
+      pudo,
+      bookingUuid,
+      carrierReference: config!.carrier_reference,
+      carrierId: config!.carrier_id,
+    };
   }
 
   private async reserve(
@@ -276,4 +307,12 @@ export class BookingsService {
       );
     });
   }
+}
+
+/** A carrier's refusal as field errors: its own, mapped to our fields, or its message on `carrier_reference`. */
+function carrierErrors(result: BookingError): FieldErrorCollector {
+  const errors = new FieldErrorCollector();
+  for (const fieldError of result.field_errors ?? []) errors.add(fieldError.path, fieldError.message);
+  if (errors.empty) errors.add(['carrier_reference'], `The carrier refused the booking: ${result.message}`);
+  return errors;
 }

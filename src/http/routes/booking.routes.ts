@@ -66,6 +66,31 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.post(
+    '/v5/booking/validate/',
+    {
+      config: { formatValidationError: bookingValidationError },
+      schema: {
+        tags: ['Booking'],
+        summary: "Check a booking without booking: every check of POST /v5/booking/, and the carrier's where it has one",
+        description:
+          'Takes the body of POST /v5/booking/ and answers 200 when the booking would be accepted, or the same 4030 errors. ' +
+          'carrier_checked is true when the carrier itself checked it (DHL Parcel DE); nothing is booked or reserved.',
+        security: bearerSecurity,
+        body: BookingCreateBody,
+        response: {
+          200: Type.Object({
+            api_response: Type.String(),
+            data: Type.Object({ valid: Type.Boolean(), carrier_checked: Type.Boolean(), warnings: Type.Array(Type.String()) }),
+          }),
+          ...merchantErrors,
+          503: Type.Ref('ErrorEnvelope'),
+        },
+      },
+    },
+    async (request) => ({ api_response: '200', data: await app.context.bookings.validate(callerOf(request), request.body) }),
+  );
+
+  app.post(
     '/v5/booking/cancel/',
     {
       config: { formatValidationError: bookingValidationError },
