@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  FoundBooking,
+  PudoSearchCapable,
+} from '../booking.js';
 import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
 import type { PushCapable, PushUpdate, SubscribeOptions, SubscriptionResult } from '../push.js';
 import { type CallAuth, redact } from '../sdk/http.js';
@@ -7,9 +18,12 @@ import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { searchAccessPoints } from './upsglb.access-points.js';
+import { checkUpsBooking, UPS_BOOKING_SETTINGS, UPS_MAX_PARCELS, UPS_PRODUCTS } from './upsglb.booking.js';
 import { UPS_CODES } from './upsglb.codes.js';
 import { describeMessages, errorsOf, mapTrackResponse } from './upsglb.mapper.js';
 import { parseTrackAlert, readSubscriptionAnswer } from './upsglb.push.js';
+import { type UpsApi, UpsShipping } from './upsglb.shipping.js';
 
 /** Identifies Waybill to UPS in every call's `transactionSrc` header. */
 const TRANSACTION_SOURCE = 'waybill';
@@ -20,10 +34,12 @@ const SUBSCRIPTION = { numbers_per_call: 100, valid_seconds: 14 * 86_400 } as co
 /**
  * UPS: OAuth client credentials (`POST /security/v1/oauth/token`, HTTP Basic), then the Track API
  * (`GET /api/track/v1/details/{inquiryNumber}`), one number per call; push through Track Alert
- * (`POST /api/track/v2/subscription/standard/package`, events posted to the configuration's push URL).
+ * (`POST /api/track/v2/subscription/standard/package`, events posted to the configuration's push URL);
+ * booking through the Shipping API (ship, void, label recovery: `upsglb.shipping.ts`) and Access Point
+ * search through the Locator (`upsglb.access-points.ts`), with the same token and limits.
  * docs/carriers/upsglb.md has the sources, limits and what a merchant sees.
  */
-export class UpsCarrier extends HttpCarrier implements PushCapable {
+export class UpsCarrier extends HttpCarrier implements PushCapable, BookingCapable, PudoSearchCapable {
   static readonly id = 'upsglb';
 
   readonly record: CarrierRecord = {
@@ -65,7 +81,7 @@ export class UpsCarrier extends HttpCarrier implements PushCapable {
     site_link: 'https://www.ups.com',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: true };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: true };
 
   readonly subscription = SUBSCRIPTION;
 
@@ -74,7 +90,11 @@ export class UpsCarrier extends HttpCarrier implements PushCapable {
     client_secret: secret(CredentialText('Client secret of the UPS developer app')),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...UPS_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = UPS_MAX_PARCELS;
+  readonly products = UPS_PRODUCTS;
 
   /** UPS publishes no figures for the Track API: these stay well inside what one app is allowed. */
   readonly limits: CarrierLimits = {
@@ -87,6 +107,60 @@ export class UpsCarrier extends HttpCarrier implements PushCapable {
   };
 
   protected readonly baseUrls = { production: 'https://onlinetools.ups.com', sandbox: 'https://wwwcie.ups.com' };
+
+  /** Booking and search calls: JSON with UPS's headers, the tracking token, within the credential's limits. */
+  private readonly api: UpsApi = {
+    carrierName: this.record.name,
+    now: () => this.kit.now(),
+    context: (settings, options) => this.prepare(settings, options),
+    send: (context, call) =>
+      this.gated(context, () =>
+        this.call(context, {
+          method: call.method,
+          url: `${context.baseUrl}${call.path}`,
+          headers: {
+            transId: randomUUID().replace(/-/g, ''),
+            transactionSrc: TRANSACTION_SOURCE,
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          auth: this.tokenAuth(context),
+          retry: call.retry,
+          ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+          ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+        }),
+      ),
+  };
+
+  private readonly shipping = new UpsShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkUpsBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  cancel(
+    shipmentId: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(shipmentId, settings, options);
+  }
+
+  findBooking(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<FoundBooking> {
+    return this.shipping.findBooking(request, settings, options);
+  }
+
+  searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    return searchAccessPoints(this.api, this.record.id, query, settings, options);
+  }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
     return Promise.all(numbers.map((number) => this.trackOne(number, context)));
