@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { BookingCapable, BookRequest } from '../../src/carriers/booking.js';
 import type { CarrierAdapter, TrackResult } from '../../src/carriers/carrier.js';
 import { eventKey } from '../../src/carriers/event-key.js';
 import { parseEventTime } from '../../src/core/event-time.js';
+import { ADDRESS_FIELDS } from '../../src/schemas/address.schemas.js';
+import { LINE_ITEM_FIELDS } from '../../src/schemas/line-item.schemas.js';
+import type { ScriptedReply } from './support/carrier-server.js';
 import { requestsFor } from './support/kit.js';
 
 /** One fixture of a carrier: a running local server with it, the adapter pointed there, and the numbers to ask. */
@@ -94,4 +98,160 @@ function keysOf(adapter: CarrierAdapter, results: TrackResult[]): string[][] {
   return results.map((result) =>
     result.status === 'ok' ? result.events.map((event) => eventKey(adapter.record.id, result.tracking_number, event)) : [],
   );
+}
+
+/** A carrier's booking fixture: its local server with hooks to misbehave, the adapter pointed there, and requests it can book. */
+export interface BookingContractFixture {
+  start(): Promise<{
+    adapter: CarrierAdapter & BookingCapable;
+    settings: Record<string, unknown>;
+    /** A request the local carrier books. */
+    request: BookRequest;
+    /** A request that passes `checkBooking` but that the local carrier refuses with field-level messages. */
+    refused: BookRequest;
+    /** The next booking call gets this reply instead of the carrier's (`hang`: no answer at all). */
+    script(reply: ScriptedReply): void;
+    /** Booking calls the local carrier received so far. */
+    bookingCalls(): number;
+    close(): Promise<void>;
+  }>;
+  /** Values that must appear in no result (the credentials the fixture configures). */
+  secrets: string[];
+}
+
+const SHIPMENT_FIELDS = new Set([
+  'shipment_uuid',
+  'shipment_id',
+  'carrier_reference',
+  'pudo_location_uuid',
+  'carrier_metadata',
+  'shipping_service',
+  'weight',
+  'dimensions',
+  'line_items',
+  'shipment_value',
+  'description_of_goods',
+  'shipment_reference',
+]);
+
+/** Whether a field error's path names a field of the booking request or of the shipment it books. */
+export function pathExists(request: BookRequest, path: ReadonlyArray<string | number>): boolean {
+  const [root, second, third] = path;
+  if (root === request.sender_field || root === request.recipient_field)
+    return path.length === 1 || ADDRESS_FIELDS.includes(second as never);
+  if (!SHIPMENT_FIELDS.has(String(root))) return false;
+  if (root === 'line_items' && path.length > 1) {
+    return typeof second === 'number' && second < Math.max(1, request.line_items.length) && LINE_ITEM_FIELDS.includes(third as never);
+  }
+  // An option given (whatever its name), or one the carrier needs and the merchant left out.
+  if (root === 'carrier_metadata' && path.length > 1) return typeof second === 'string';
+  return true;
+}
+
+/** Arbitrary values where a booking request has its parts, so that `checkBooking` meets every shape. */
+function arbitraryRequest(base: BookRequest) {
+  const value = fc.jsonValue({ maxDepth: 3 });
+  const address = fc.oneof(fc.constant(null), fc.dictionary(fc.constantFrom(...ADDRESS_FIELDS, 'other'), value, { maxKeys: 8 }));
+  const parcel = fc.record({
+    weight_grams: fc.oneof(fc.constant(null), fc.double({ noNaN: false })),
+    dimensions_cm: fc.oneof(fc.constant(null), fc.record({ length: fc.double(), width: fc.double(), height: fc.double() })),
+  });
+  return fc
+    .record({
+      type_of_shipment: fc.constantFrom('outbound' as const, 'return' as const),
+      shipping_service: fc.oneof(
+        fc.constant(null),
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('V01PAK', 'V53WPAK', 'V62KP', 'V07PAK', '11'),
+      ),
+      sender: address,
+      recipient: address,
+      weight_grams: fc.oneof(fc.constant(null), fc.double()),
+      carrier_metadata: fc.dictionary(fc.string({ maxLength: 24 }), value, { maxKeys: 5 }),
+      parcels: fc.array(parcel, { minLength: 1, maxLength: 4 }),
+      line_items: fc.array(fc.dictionary(fc.constantFrom(...LINE_ITEM_FIELDS, 'other'), value, { maxKeys: 10 }), { maxLength: 3 }),
+      shipment_reference: fc.oneof(fc.constant(null), fc.string({ maxLength: 60 })),
+    })
+    .map((parts) => ({ ...base, ...parts }) as BookRequest);
+}
+
+/**
+ * The booking contract every booking adapter keeps: `checkBooking` never throws whatever the request; `book`
+ * resolves with data for the carrier's faults; a call sent without an answer is `outcome_unknown` and sent once;
+ * field errors name paths that exist in the request.
+ */
+export function bookingContract(contract: { carrierId: string; fixture: BookingContractFixture }): void {
+  describe(`${contract.carrierId}: the booking contract`, () => {
+    const { fixture } = contract;
+
+    it('checkBooking never throws, whatever the request, and names existing paths', async () => {
+      const { adapter, settings, request, close } = await fixture.start();
+      try {
+        fc.assert(
+          fc.property(arbitraryRequest(request), (arbitrary) => {
+            const problems = adapter.checkBooking(arbitrary, settings);
+            for (const problem of problems) expect(pathExists(arbitrary, problem.path), JSON.stringify(problem.path)).toBe(true);
+          }),
+          { numRuns: 300 },
+        );
+      } finally {
+        await close();
+      }
+    });
+
+    it('books the fixture request, and answers every carrier fault with data, never throwing', async () => {
+      const started = await fixture.start();
+      try {
+        const booked = await started.adapter.book(started.request, started.settings, { now: new Date() });
+        expect(booked.status, JSON.stringify(booked).slice(0, 400)).toBe('ok');
+        const faults: ScriptedReply[] = [
+          { status: 500, body: { title: 'Internal Server Error' } },
+          { status: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream unavailable' },
+          { status: 400, headers: { 'content-type': 'text/plain' }, body: 'not json at all' },
+          { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>maintenance</html>' },
+          { status: 200, body: {} },
+        ];
+        for (const fault of faults) {
+          started.script(fault);
+          const result = await started.adapter.book(started.request, started.settings, { now: new Date() });
+          expect(result.status).toBe('error');
+          if (result.status !== 'error') continue;
+          expect(typeof result.message).toBe('string');
+          expect(typeof result.retryable).toBe('boolean');
+          for (const secret of fixture.secrets) expect(JSON.stringify(result)).not.toContain(secret);
+        }
+      } finally {
+        await started.close();
+      }
+    });
+
+    it('a booking sent without an answer is outcome_unknown, and is sent once', async () => {
+      const started = await fixture.start();
+      try {
+        // A first booking fetches whatever token the carrier needs, so the next call is the booking alone.
+        expect((await started.adapter.book(started.request, started.settings, { now: new Date() })).status).toBe('ok');
+        const before = started.bookingCalls();
+        started.script({ hang: true });
+        const result = await started.adapter.book(started.request, started.settings, { now: new Date(), signal: AbortSignal.timeout(400) });
+        expect(result).toMatchObject({ status: 'error', outcome_unknown: true });
+        expect(started.bookingCalls() - before).toBe(1);
+      } finally {
+        await started.close();
+      }
+    });
+
+    it("the carrier's refusal comes back as field errors on paths that exist in the request", async () => {
+      const started = await fixture.start();
+      try {
+        expect(started.adapter.checkBooking(started.refused, started.settings)).toEqual([]);
+        const result = await started.adapter.book(started.refused, started.settings, { now: new Date() });
+        expect(result).toMatchObject({ status: 'error', retryable: false });
+        const errors = result.status === 'error' ? (result.field_errors ?? []) : [];
+        expect(errors.length).toBeGreaterThan(0);
+        for (const error of errors) expect(pathExists(started.refused, error.path), JSON.stringify(error.path)).toBe(true);
+      } finally {
+        await started.close();
+      }
+    });
+  });
 }
