@@ -205,3 +205,24 @@ export function readCancelAnswer(httpStatus: number, body: unknown): { status: '
   const number = kept ? text(kept.shipmentNo) : null;
   return { status: 'error', message: `DHL did not void the shipment${number ? ` ${number}` : ''}: ${why}` };
 }
+
+/**
+ * Reads the answer of `POST /orders?validate=true`: DHL checked every shipment without creating any, one status
+ * and its validation messages per shipment (warnings when it would book, reasons when it would not).
+ */
+export function readValidationAnswer(
+  httpStatus: number,
+  body: unknown,
+  context: AnswerContext,
+): { status: 'ok'; warnings: string[] } | { status: 'refused'; message: string; field_errors: CarrierFieldError[] } | null {
+  const answer = record<DhlOrderAnswer>(body);
+  const items = list(answer?.items).map((item) => record<DhlItem>(item) ?? {});
+  if (httpStatus < 300 && items.length === context.parcels && items.every((item) => isOk(item.sstatus))) {
+    const warnings = items.flatMap((item) => messagesOf(item).map((m) => text(m.validationMessage) ?? text(m.message)));
+    return { status: 'ok', warnings: [...new Set(warnings.filter((w): w is string => w !== null))] };
+  }
+  if (httpStatus < 300 && items.length !== context.parcels) return null;
+  const field_errors = items.flatMap((item, index) => (isOk(item.sstatus) ? [] : fieldErrors(item, index, context)));
+  const why = statusText(answer?.status);
+  return { status: 'refused', message: `DHL would refuse the booking (HTTP ${httpStatus})${why ? `: ${why}` : ''}`, field_errors };
+}

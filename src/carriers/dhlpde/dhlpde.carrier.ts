@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import type { TSchema } from '@sinclair/typebox';
-import type { PudoLocationRecord } from '../../core/pudo-location.js';
 import type {
   BookingCapable,
   BookingError,
@@ -8,6 +7,7 @@ import type {
   BookRequest,
   BookResult,
   CarrierFieldError,
+  CarrierPudoLocation,
   CarrierPudoQuery,
   PudoSearchCapable,
 } from '../booking.js';
@@ -29,7 +29,7 @@ import { passwordGrantToken } from '../sdk/oauth.js';
 import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from '../sdk/settings.js';
 import { TokenCache } from '../sdk/token-cache.js';
 import type { CarrierToolkit } from '../sdk/toolkit.js';
-import { readCancelAnswer, readOrderAnswer } from './dhlpde.answer.js';
+import { readCancelAnswer, readOrderAnswer, readValidationAnswer } from './dhlpde.answer.js';
 import { mapLocations } from './dhlpde.locations.js';
 import { type OrderPlan, planOrder } from './dhlpde.order.js';
 import { PARCEL_DE_PRODUCTS } from './dhlpde.products.js';
@@ -145,6 +145,45 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
     return 'receiverId' in plan.order ? this.bookReturn(context, plan as ReturnPlan) : this.bookOrder(context, plan as OrderPlan);
   }
 
+  /**
+   * DHL's validate mode (`POST /orders?validate=true`): the order checked by DHL's schema and backend, nothing
+   * created. A read, so a lost answer may be asked again. The Returns API has no such mode.
+   */
+  async validateBooking(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    const context = this.context(settings, options.signal);
+    if ('status' in context) return context;
+    const plan = this.plan(request, context.settings);
+    if (plan.problems.length > 0) {
+      return { status: 'error', retryable: false, message: 'DHL Parcel DE cannot book this shipment', field_errors: plan.problems };
+    }
+    if ('receiverId' in plan.order) {
+      return {
+        status: 'ok',
+        warnings: ['DHL Retoure labels cannot be checked by DHL without booking one; only the checks before booking ran.'],
+      };
+    }
+    const order = plan as OrderPlan;
+    const query = new URLSearchParams(order.query);
+    query.set('validate', 'true');
+    const sent = await this.sendShipping(context, 'POST', `${ORDERS_PATH}?${query}`, JSON.stringify(order.order), true);
+    if ('error' in sent) return sent.error;
+    const answer = readValidationAnswer(sent.response.status, sent.response.json(), {
+      origins: order.origins,
+      parcelPath: order.parcelPath,
+      parcels: order.order.shipments.length,
+      format: order.format,
+      product: order.product,
+    });
+    if (!answer)
+      return { status: 'error', retryable: true, message: `DHL's validation answer (HTTP ${sent.response.status}) could not be read` };
+    if (answer.status === 'ok') return answer;
+    return { status: 'error', retryable: false, message: answer.message, field_errors: answer.field_errors };
+  }
+
   /** Voids the DHL shipments of a booking (before DHL's end-of-day closing). A DHL Retoure label has nothing to void. */
   async cancel(
     identifier: string,
@@ -172,7 +211,7 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
     query: CarrierPudoQuery,
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
-  ): Promise<{ status: 'ok'; locations: PudoLocationRecord[] } | CarrierError> {
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
     const context = this.context(settings, options.signal);
     if ('status' in context) return context;
     const params = new URLSearchParams({ providerType: 'parcel' });
@@ -281,7 +320,7 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
     return answer.status === 'ok' ? answer : { status: 'error', retryable: false, message: redact(answer.message, context.secrets) };
   }
 
-  private sendShipping(context: Context, method: 'POST' | 'DELETE', path: string, body?: string): Promise<Sent> {
+  private sendShipping(context: Context, method: 'POST' | 'DELETE', path: string, body?: string, read = false): Promise<Sent> {
     return sendCall(
       this.kit,
       { key: `${context.key}:shipping`, limits: SHIPPING_LIMITS },
@@ -296,6 +335,8 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
         timeoutMs: 60_000,
         maxBytes: ORDER_MAX_BYTES,
         auth: this.bearer(context),
+        // Only a read (validation) may be sent again after a 5xx or a timeout; a booking or a void never.
+        retry: read,
       },
     );
   }

@@ -1,13 +1,7 @@
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
-import {
-  type ClosingPeriod,
-  type OpeningHours,
-  type OperatingHoursCalc,
-  type PudoLocationRecord,
-  WEEKDAYS,
-} from '../../core/pudo-location.js';
-import { carrierPudoUuid } from '../booking.js';
+import { type ClosingPeriod, type OpeningHours, type OperatingHoursCalc, WEEKDAYS } from '../../core/pudo-location.js';
+import { type CarrierPudoLocation, carrierPudoUuid } from '../booking.js';
 import { timezoneOf } from '../sdk/times.js';
 import { type DhlLocation, list, record, text } from './dhlpde.payload.js';
 
@@ -83,10 +77,11 @@ function closingPeriods(value: unknown): ClosingPeriod[] {
 /**
  * One location of the Location Finder – Unified as the interface's PudoLocation record: its id, address and
  * point; opening hours per day (in the location's time zone) for each of our services; DHL's own service types,
- * keyword and keyword id (the Packstation or post office number a booking addresses) in `additional_info`.
+ * keyword and keyword id (the Packstation or post office number a booking addresses) in `additional_info`; DHL's
+ * distance from the searched place as `distance_meters`.
  * Null for a location without an id or a point.
  */
-export function mapLocation(value: unknown, carrierId: string, now: Date): PudoLocationRecord | null {
+export function mapLocation(value: unknown, carrierId: string, now: Date): CarrierPudoLocation | null {
   const location = record<DhlLocation>(value);
   if (!location) return null;
   const ids = list(location.location?.ids).map((id) => record<{ locationId?: unknown; provider?: unknown }>(id));
@@ -133,6 +128,7 @@ export function mapLocation(value: unknown, carrierId: string, now: Date): PudoL
   }
 
   const uuid = carrierPudoUuid(carrierId, id);
+  const distance = coordinate(location.distance, 1e7);
   return {
     pudo_location_uuid: uuid,
     uuid,
@@ -177,11 +173,13 @@ export function mapLocation(value: unknown, carrierId: string, now: Date): PudoL
       ...(text(location.availableCapacity) ? { available_capacity: text(location.availableCapacity) } : {}),
     },
     updated_date: now.toISOString(),
+    // DHL's own distance from the searched place: what a postal-code search is measured by.
+    ...(distance !== null && distance >= 0 ? { distance_meters: Math.round(distance) } : {}),
   };
 }
 
 /** A Location Finder answer (`{"locations": [...]}`) as records; unreadable entries are left out. */
-export function mapLocations(body: unknown, carrierId: string, now: Date): PudoLocationRecord[] | null {
+export function mapLocations(body: unknown, carrierId: string, now: Date): CarrierPudoLocation[] | null {
   const answer = record<{ locations?: unknown }>(body);
   if (!answer || !Array.isArray(answer.locations)) return null;
   const seen = new Set<string>();

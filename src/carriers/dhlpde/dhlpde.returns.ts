@@ -104,7 +104,15 @@ export function readReturnAnswer(
     return {
       kind: 'refused',
       message: `DHL refused the return label (HTTP ${httpStatus}): ${why}`,
-      field_errors: detail ? [{ path: fieldFor('shipper', detail, 0, context), message: `DHL: ${detail.slice(0, 300)}` }] : [],
+      // DHL's problem detail names no property: a receiver id problem is the configuration's, the rest the consumer's address.
+      field_errors: detail
+        ? [
+            {
+              path: fieldFor(/receiver/i.test(detail) ? 'receiverId' : 'shipper', detail, 0, context),
+              message: `DHL: ${detail.slice(0, 300)}`,
+            },
+          ]
+        : [],
     };
   }
   const number = text(answer?.shipmentNo);

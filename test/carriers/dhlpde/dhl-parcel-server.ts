@@ -147,7 +147,6 @@ export class DhlParcelServer extends CarrierServer {
       ...(['printFormat', 'retourePrintFormat'] as const)
         .filter((p) => query.has(p) && !PRINT_FORMATS.includes(query.get(p)!))
         .map((p) => `${p}: unknown`),
-      ...(query.get('validate') === 'true' ? ['validate: this server does not dry-run'] : []),
     ];
     let body: Record<string, unknown>;
     try {
@@ -159,16 +158,18 @@ export class DhlParcelServer extends CarrierServer {
     if (faults.length > 0) return this.fault(faults);
     const zpl = query.get('docFormat') === 'ZPL2';
     const mustEncode = query.get('mustEncode') === 'true';
+    const dryRun = query.get('validate') === 'true';
     const shipments = body.shipments as Array<Record<string, any>>;
     const items = [];
-    for (const shipment of shipments) items.push(await this.createOne(shipment, { zpl, mustEncode }));
+    for (const shipment of shipments) items.push(await this.createOne(shipment, { zpl, mustEncode, dryRun }));
     const ok = items.filter((item) => item.sstatus.status === 200).length;
     const status = shipments.length > 1 ? 207 : ok === 1 ? 200 : 400;
     const title = status === 207 ? 'Multi-Status' : status === 200 ? 'OK' : 'Bad Request';
     return { status, body: { status: { title, status, detail: `${ok} of ${shipments.length} shipments successfully created.` }, items } };
   }
 
-  private async createOne(shipment: Record<string, any>, options: { zpl: boolean; mustEncode: boolean }) {
+  /** Checks one shipment as DHL's backend does and, unless it is a dry run (`validate=true`), creates it with its labels. */
+  private async createOne(shipment: Record<string, any>, options: { zpl: boolean; mustEncode: boolean; dryRun: boolean }) {
     const procedure = String(shipment.billingNumber).slice(10, 12);
     const errors: Array<{ property: string; validationMessage: string; validationState: string }> = [];
     const warnings: typeof errors = [];
@@ -197,6 +198,7 @@ export class DhlParcelServer extends CarrierServer {
       (options.mustEncode ? errors : warnings).push({ ...message, validationState: options.mustEncode ? 'Error' : 'Warning' });
     }
     if (errors.length > 0) return { sstatus: { title: 'Bad Request', status: 400 }, validationMessages: [...errors, ...warnings] };
+    if (options.dryRun) return { sstatus: { title: 'OK', status: 200 }, ...(warnings.length > 0 ? { validationMessages: warnings } : {}) };
     const number = this.nextNumber();
     const label = options.zpl
       ? Buffer.from(`^XA^FO40,40^A0N,36,36^FDDHL ${shipment.product} ${number}^FS^XZ`)

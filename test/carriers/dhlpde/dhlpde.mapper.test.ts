@@ -448,6 +448,7 @@ describe('dhlpde: Location Finder locations → PUDO records', () => {
       additional_info: { keyword: 'DHL Packstation', keyword_id: '118', needs_post_number: true, available_capacity: 'high' },
       validity_period: { from_date: '2026-11-24', to_date: null },
       updated_date: NOW.toISOString(),
+      distance_meters: 140,
     });
     expect(packstation.opening_hours).toHaveLength(7);
     expect(packstation.operating_hours_calc[0]).toEqual({

@@ -135,6 +135,38 @@ describe('dhlpde transport: a local DHL Parcel DE', () => {
     });
   });
 
+  it('DHL’s validate mode checks an order without creating anything', async () => {
+    const ok = await adapter.validateBooking(
+      outboundRequest({ recipient: { ...outboundRequest().recipient, city: 'Köln' } }),
+      SETTINGS,
+      NOW,
+    );
+    expect(ok).toEqual({ status: 'ok', warnings: ['The city entered does not match the postcode. The shipment is not codeable.'] });
+    const refused = await adapter.validateBooking(
+      outboundRequest({ recipient: { ...outboundRequest().recipient, city: 'Köln' } }),
+      { ...SETTINGS, must_encode: true },
+      NOW,
+    );
+    expect(refused).toMatchObject({ status: 'error', retryable: false, field_errors: [{ path: ['recipient_address', 'postal_code'] }] });
+    expect(server.to(ORDERS_PATH).map((r) => r.query.get('validate'))).toEqual(['true', 'true']);
+    expect(server.created.size).toBe(0);
+    expect(server.faults).toEqual([]);
+    expect(await adapter.validateBooking(returnRequest(), SETTINGS, NOW)).toMatchObject({
+      status: 'ok',
+      warnings: [expect.stringContaining('cannot be checked')],
+    });
+    expect(
+      await adapter.validateBooking(
+        outboundRequest({ weight_grams: null, parcels: [{ weight_grams: null, dimensions_cm: null }] }),
+        SETTINGS,
+        NOW,
+      ),
+    ).toMatchObject({
+      status: 'error',
+      field_errors: [{ path: ['weight'] }],
+    });
+  });
+
   it('5xx: a retryable failure, sent once; a gateway timeout (504) may have booked', async () => {
     server.once(ORDERS_PATH, { status: 503, body: { title: 'Service Unavailable', status: 503 } });
     const unavailable = await adapter.book(outboundRequest(), SETTINGS, NOW);
