@@ -172,7 +172,9 @@ function checkParcels(request: BookRequest, imperial: boolean, errors: CarrierFi
     if (!dims) return;
     const sides = [dims.length, dims.width, dims.height].sort((a, b) => b - a);
     const path = ownParcel ? ['dimensions'] : [...at, 'dimensions'];
-    if (sides[0] > MAX_LENGTH_CM)
+    if (!sides.every((side) => typeof side === 'number' && Number.isFinite(side) && side > 0))
+      errors.push({ path, message: 'UPS needs the length, width and height in cm, each above 0.' });
+    else if (sides[0] > MAX_LENGTH_CM)
       errors.push({ path, message: `UPS takes parcels of at most ${MAX_LENGTH_CM} cm${imperial ? ' (108 in)' : ''} on the longest side.` });
     else if (sides[0] + 2 * (sides[1] + sides[2]) > MAX_GIRTH_CM)
       errors.push({ path, message: `UPS takes parcels whose length + 2 × (width + height) is at most ${MAX_GIRTH_CM} cm.` });

@@ -1,6 +1,8 @@
 import { mapTrackResponse } from '../../../src/carriers/upsglb/upsglb.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { bookingContract, type ContractFixture, carrierContract } from '../contract.js';
+import { bookRequest, CONSUMER_US, MERCHANT_US } from './ups-book-requests.js';
 import { NUMBERS, SETTINGS, UpsServer, upsAdapter } from './ups-server.js';
+import { BOOKING_SETTINGS, SHIP_PATH, UpsShippingRoutes } from './ups-shipping-server.js';
 
 /** A fixture of the contract: the local UPS serving every fixture, asked for these numbers. */
 function served(...numbers: string[]): ContractFixture {
@@ -32,4 +34,25 @@ carrierContract({
     'all at once': served(...Object.values(NUMBERS)),
   },
   mapAnyJson: (body) => mapTrackResponse(body, NUMBERS.delivered),
+});
+
+bookingContract({
+  carrierId: 'upsglb',
+  fixture: {
+    secrets: [SETTINGS.client_secret, 'wb-access-token-'],
+    async start() {
+      const server = await UpsServer.create();
+      const ups = UpsShippingRoutes.install(server);
+      return {
+        adapter: upsAdapter(server),
+        settings: { ...BOOKING_SETTINGS },
+        request: bookRequest(),
+        // A US ZIP code of four digits: UPS refuses it (120207), our check leaves postal codes to UPS.
+        refused: bookRequest({ sender: { ...MERCHANT_US }, recipient: { ...CONSUMER_US, postal_code: '0700' }, shipping_service: '03' }),
+        script: (reply) => server.once(SHIP_PATH, reply),
+        bookingCalls: () => ups.shipCalls().length,
+        close: () => server.close(),
+      };
+    },
+  },
 });
