@@ -55,6 +55,9 @@ const SHIPPING_LIMITS: CarrierLimits = {
 /** Location Finder – Unified: one call a second (the portal's Starter level); a daily quota shows as DHL's 429. */
 const LOCATION_LIMITS: CarrierLimits = { ...SHIPPING_LIMITS, concurrent_calls: 1, requests_per_second: 1 };
 
+/** How long a call to the Shipping or Returns API waits for DHL by default; `WAYBILL_CARRIER_DHLPDE_TIMEOUT_SECONDS` sets it. */
+const DEFAULT_TIMEOUT_SECONDS = 60;
+
 /** An order answer may carry 30 labels and their customs papers. */
 const ORDER_MAX_BYTES = 64 * 1_048_576;
 
@@ -332,13 +335,23 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
         ...(body === undefined ? {} : { body }),
         secrets: context.secrets,
         signal: context.signal,
-        timeoutMs: 60_000,
+        timeoutMs: this.timeoutMs(),
         maxBytes: ORDER_MAX_BYTES,
         auth: this.bearer(context),
         // Only a read (validation) may be sent again after a 5xx or a timeout; a booking or a void never.
         retry: read,
       },
     );
+  }
+
+  /**
+   * The operator's wait for DHL's booking answers (an order of 30 parcels takes DHL a while): past it, a booking
+   * is `outcome_unknown`, so the wait is a deployment's choice, not a merchant's setting.
+   */
+  private timeoutMs(): number {
+    const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
+    const seconds = Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : DEFAULT_TIMEOUT_SECONDS;
+    return seconds * 1000;
   }
 
   /** A booking call that failed: as the transport said when nothing was booked, `outcome_unknown` when DHL may have. */
