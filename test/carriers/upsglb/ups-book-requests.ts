@@ -58,7 +58,7 @@ export const CONSUMER_US = {
   state_or_province: 'NJ',
   postal_code: '07001-1234',
   country_code: 'US',
-  phone: '(201) 555-0188',
+  phone: '+1 201-555-0188',
 };
 
 export const SOCKS = {
