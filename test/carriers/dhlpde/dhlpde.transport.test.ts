@@ -4,7 +4,7 @@ import { DhlParcelDeCarrier } from '../../../src/carriers/dhlpde/dhlpde.carrier.
 import { mapLocations } from '../../../src/carriers/dhlpde/dhlpde.locations.js';
 import { localToolkit, requestsFor } from '../support/kit.js';
 import { DhlParcelServer, LOCATIONS_PATH, ORDERS_PATH, RETURNS_PATH, TOKEN_PATH, TRACK_PATH } from './dhl-parcel-server.js';
-import { dhlpdeFixture, outboundRequest, returnRequest, SECRETS, SETTINGS } from './dhlpde.fixtures.js';
+import { dhlpdeFixture, outboundRequest, returnRequest, SECRETS, SETTINGS, SWISS_CONSUMER, SWISS_GOODS } from './dhlpde.fixtures.js';
 
 const NOW = { now: new Date('2026-11-24T09:00:00Z') };
 
@@ -84,6 +84,30 @@ describe('dhlpde transport: a local DHL Parcel DE', () => {
     // A second void: DHL no longer knows the shipments as voidable.
     const again = await adapter.cancel(result.carrier_shipment_identifier, SETTINGS);
     expect(again).toMatchObject({ status: 'error', retryable: false, message: expect.stringContaining('Unknown shipment number') });
+  });
+
+  it('a parcel to Switzerland comes with DHL’s CN23 as a customs declaration; ZPL labels on request', async () => {
+    const result = await adapter.book(
+      outboundRequest({
+        shipping_service: null,
+        recipient: { ...SWISS_CONSUMER },
+        line_items: SWISS_GOODS,
+        carrier_metadata: { label_format: 'zpl' },
+      }),
+      SETTINGS,
+      NOW,
+    );
+    expect(server.faults).toEqual([]);
+    expect(result).toMatchObject({ status: 'ok', shipping_service: 'V53WPAK' });
+    if (result.status !== 'ok') return;
+    const created = server.created.get(result.tracking_number)!;
+    expect(result.labels.map((l) => [l.document_type, l.format])).toEqual([
+      ['label', 'zpl'],
+      ['customs_declaration', 'pdf'],
+    ]);
+    expect(labelBytes(result, 0).equals(created.label)).toBe(true);
+    expect(labelBytes(result, 1).equals(created.customsDoc!)).toBe(true);
+    expect(server.to(ORDERS_PATH)[0].query.get('docFormat')).toBe('ZPL2');
   });
 
   it('undoes a partly booked order: the parcels DHL created are voided, the refused one is named', async () => {
