@@ -100,7 +100,11 @@ export class CarrierHttp {
     let retriedAuth = false;
     for (;;) {
       const auth = call.auth ? await call.auth.headers() : {};
-      if ('retryable' in auth) return auth as CarrierError;
+      if ('retryable' in auth) {
+        // The token call's fate is not this call's: this one was never sent.
+        const { unanswered: _unanswered, http_status: _status, ...failure } = auth as CarrierCallError;
+        return failure;
+      }
       const paced = call.pace ? await call.pace(call.signal) : 'ok';
       if (paced !== 'ok') return this.notSent(call, paced);
       const attempt = await this.once(call, auth);

@@ -110,7 +110,6 @@ export class UpsCarrier extends HttpCarrier implements PushCapable, BookingCapab
 
   /** Booking and search calls: JSON with UPS's headers, the tracking token, within the credential's limits. */
   private readonly api: UpsApi = {
-    carrierName: this.record.name,
     now: () => this.kit.now(),
     context: (settings, options) => this.prepare(settings, options),
     send: (context, call) =>

@@ -38,7 +38,6 @@ export interface UpsCall {
 
 /** What the adapter gives its booking calls: settings checked, and a call within the credential's limits. */
 export interface UpsApi {
-  readonly carrierName: string;
   now(): number;
   context(settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): CallContext | CarrierError;
   send(context: CallContext, call: UpsCall): Promise<CarrierResponse | CarrierError>;

@@ -321,3 +321,13 @@ describe('UPS Access Point search against a local UPS', () => {
     });
   });
 });
+
+describe('UPS booking: the token call is not the booking call', () => {
+  it('a token answer lost mid-way sends no booking: a passing error, not outcome_unknown', async () => {
+    server.once(TOKEN_PATH, { status: 200, headers: { 'content-type': 'application/json', 'content-length': 'broken' }, body: '{}' });
+    const result = await book(upsAdapter(server), bookRequest());
+    expect(result).toMatchObject({ status: 'error', retryable: true });
+    expect(result.status === 'error' && result.outcome_unknown).toBeFalsy();
+    expect(ups.shipCalls()).toHaveLength(0);
+  });
+});
