@@ -30,6 +30,7 @@ import {
   trackingNumber,
 } from '../local-carriers.js';
 import { freshPostgresDatabase } from '../postgres.js';
+import { StatementTimes } from '../sql-timing.js';
 
 const GOAL_CPU_MICROS_PER_NUMBER = 300;
 const HOUR_MS = 3_600_000;
@@ -79,6 +80,8 @@ interface Polling {
   wallSeconds: number;
   /** CPU of the main thread alone in the measured period (µs; Linux, else null): the rest is the WAL checkpoint thread, libuv's pool (syncs), GC helpers. */
   mainThreadCpuMicros: number | null;
+  /** Bytes handed to write calls in the measured period (Linux, else null). */
+  writtenBytes: number | null;
 }
 
 /**
@@ -92,6 +95,7 @@ async function pollFor(
   seconds: number,
   measuring: () => Promise<void> = async () => undefined,
   profileFile?: string,
+  statements?: StatementTimes,
 ): Promise<Polling> {
   const rounds: Round[] = [];
   const loop = async (until: number, measured: boolean) => {
@@ -111,12 +115,16 @@ async function pollFor(
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
   }
+  statements?.start();
   const cpu = process.cpuUsage();
   const mainBefore = mainThreadCpuMicros();
+  const written = writtenBytes();
   const started = performance.now();
   await loop(started + seconds * 1000, true);
   const used = process.cpuUsage(cpu);
   const mainAfter = mainThreadCpuMicros();
+  const writtenAfter = writtenBytes();
+  statements?.stop();
   const wallSeconds = (performance.now() - started) / 1000;
   if (session && profileFile) {
     const { profile } = await session.post('Profiler.stop');
@@ -128,7 +136,18 @@ async function pollFor(
     cpuMicros: used.user + used.system,
     wallSeconds,
     mainThreadCpuMicros: mainBefore !== null && mainAfter !== null ? mainAfter - mainBefore : null,
+    writtenBytes: written !== null && writtenAfter !== null ? writtenAfter - written : null,
   };
+}
+
+/** Bytes this process has handed to write calls so far (`wchar` of /proc/self/io: the SQLite log, the checkpoints); null off Linux. */
+function writtenBytes(): number | null {
+  try {
+    const match = /^wchar: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** CPU time (user + system, µs) of this process's main thread so far, from /proc (Linux, 10 ms ticks); null elsewhere. */
@@ -340,6 +359,8 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
   const latencyMs = envInteger('CARRIER_POLLING_LATENCY_MS', 50);
   const carriers = carriersFrom(process.env.CARRIER_POLLING_CARRIERS);
   const profileDir = process.env.CARRIER_POLLING_CPU_PROF_DIR || undefined;
+  // SQLite statements timed by statement (CARRIER_POLLING_SQL_TIMES=1): where the database time goes.
+  const statementTimes = process.env.CARRIER_POLLING_SQL_TIMES === '1' && database === 'sqlite' ? new StatementTimes() : undefined;
 
   // The quotas of the run must not reset while it runs (the local carriers and the worker count per UTC day).
   const untilReset = nextReset(Date.now(), '00:00') - Date.now();
@@ -450,6 +471,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         before = await fetchStats();
       },
       profileDir ? path.join(profileDir, `carrier-polling-${database}.cpuprofile`) : undefined,
+      statementTimes,
     );
     const stats = await fetchStats();
     // After the last round's writes are checkpointed: what the process spends with nothing to poll.
@@ -554,6 +576,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       undefined,
       profileDir ? path.join(profileDir, `carrier-polling-sandbox-${database}.cpuprofile`) : undefined,
     );
+    const targetStatements = statementTimes?.report(polled) ?? [];
     const sandboxMeasured = sandboxPolling.rounds.filter((r) => r.measured);
     const sandboxPolled = sandboxMeasured.reduce((total, r) => total + r.claimed, 0);
     const sandboxEvents = Number(
@@ -621,6 +644,9 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
             ? ` main thread ${round(polling.mainThreadCpuMicros / 1000)} ms (${round(polled > 0 ? polling.mainThreadCpuMicros / polled : 0)} µs per polled number), other threads ${round((polling.cpuMicros - polling.mainThreadCpuMicros) / 1000)} ms;`
             : '') +
           ` idle floor afterwards ${round(idleFloor / 1000, 2)} ms per second;` +
+          (polling.writtenBytes !== null && polled > 0
+            ? ` written ${round(polling.writtenBytes / polled / 1024, 1)} KiB per polled number;`
+            : '') +
           ` sandbox ${round(sandboxCpuPerNumber)} µs per number` +
           (sandboxPolling.mainThreadCpuMicros !== null && sandboxPolled > 0
             ? `, main thread ${round(sandboxPolling.mainThreadCpuMicros / sandboxPolled)} µs`
@@ -630,6 +656,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         `${database}: carrier limits exceeded: ${violations}${violations > 0 ? ` (${violationLines.join('; ')})` : ''}`,
         ...priorityLines.map((line) => `${database}: ${line}`),
         `${database}: shipments deferred for a daily quota: ${deferredText}`,
+        ...targetStatements.map((line) => `${database}: SQL ${line}`),
       ],
     };
   } finally {

@@ -12,6 +12,7 @@ import * as documentBytes from './migrations/0010_document_bytes.js';
 import * as pollDeferral from './migrations/0012_poll_deferral.js';
 import * as pushSubscriptions from './migrations/0013_push_subscriptions.js';
 import * as bookingCancellations from './migrations/0014_booking_cancellations_pudo_cache.js';
+import * as pollClaimsByConfiguration from './migrations/0015_poll_claims_by_configuration.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0012_poll_deferral': pollDeferral,
   '0013_push_subscriptions': pushSubscriptions,
   '0014_booking_cancellations_pudo_cache': bookingCancellations,
+  '0015_poll_claims_by_configuration': pollClaimsByConfiguration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CarrierRegistry } from '../../src/carriers/registry.js';
 import type { ShipmentRow } from '../../src/db/repositories/shipments.repository.js';
-import { choosePolls, pollPriority } from '../../src/domain/shipments/poll-priority.js';
+import { choosePolls, pollPriority, pollRanking } from '../../src/domain/shipments/poll-priority.js';
 import { TrackingPoller } from '../../src/jobs/tracking-poller.js';
 import { TEST_LIMITS, TestCarrier } from '../carriers/sdk/test-carrier.js';
 import { CarrierServer } from '../carriers/support/carrier-server.js';
@@ -43,10 +43,81 @@ describe('quota-aware polling: scarce daily calls go to the most urgent shipment
     expect(choosePolls(rows, 0, now).poll).toEqual([]);
   });
 
+  describe('the database ranks a due set as choosePolls does', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('claims the most urgent due shipments of one configuration, in any claim size', async () => {
+      const account = await t.account({ carriers: [{ carrier_reference: 'rank', carrier_id: 'sandbx' }] });
+      const accountId = (await t.context.accounts.require(account.accountUuid)).id;
+      const at = t.clock.now();
+      const ago = (ms: number) => new Date(at.getTime() - ms).toISOString();
+      // Every rank, ties within a rank broken by the longest deferred, then the id.
+      const stories: Array<Partial<ShipmentRow>> = [
+        { phase_key: 'in_transit' },
+        { phase_key: 'out_for_delivery' },
+        { phase_key: 'in_transit', poll_deferred_since: ago(10 * 60_000) },
+        { phase_key: 'in_transit', poll_deferred_since: ago(2 * HOUR) },
+        { phase_key: 'failed_attempt', poll_deferred_since: ago(30 * 60_000) },
+        { phase_key: 'in_transit', last_tracking_update_at: ago(HOUR) },
+        { phase_key: 'in_transit', last_tracking_update_at: ago(30 * HOUR) },
+        { phase_key: null, poll_deferred_since: ago(50 * 60_000) },
+        { phase_key: 'delivered', poll_deferred_since: ago(40 * 60_000) },
+        { phase_key: 'out_for_delivery', poll_deferred_since: ago(46 * 60_000) },
+        { phase_key: 'available_for_pickup', poll_deferred_since: ago(5 * HOUR) },
+        { phase_key: 'in_transit' },
+      ];
+      const ids: number[] = [];
+      for (const [i, story] of stories.entries()) {
+        const res = await t.as(account)('POST', '/v5/shipment/', {
+          shipment_id: `r-${i}`,
+          tracking_number: `WB2RANK${i}`,
+          carrier_reference: 'rank',
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const { id } = await t.context.database.db
+          .selectFrom('shipments')
+          .select('id')
+          .where('shipment_id', '=', `r-${i}`)
+          .executeTakeFirstOrThrow();
+        ids.push(id);
+        await t.context.database.db
+          .updateTable('shipments')
+          .set({ last_tracking_update_at: null, poll_deferred_since: null, ...story, next_poll_at: ago(60_000 - i) })
+          .where('id', '=', id)
+          .execute();
+      }
+      const rows = await t.context.database.db.selectFrom('shipments').selectAll().where('id', 'in', ids).execute();
+      for (const limit of [1, 3, 5, 8, 12]) {
+        // Claimed and handed back each time: the same due set is ranked again.
+        const claimed = await t.context.repos.shipments.claimRankedPollsOf(
+          accountId,
+          'rank',
+          at.toISOString(),
+          new Date(at.getTime() + 60_000).toISOString(),
+          limit,
+          pollRanking(at),
+        );
+        const expected = choosePolls(rows, limit, at).poll.map((r) => Number(r.id));
+        expect(claimed.map((r) => Number(r.id)).sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+        await t.context.repos.shipments.reschedulePolls(
+          claimed.map((r) => r.id),
+          [ago(60_000)],
+        );
+      }
+    });
+  });
+
   describe('through the poller, against a carrier server that counts', () => {
     let t: TestApp;
     let server: CarrierServer;
     let poller: TrackingPoller;
+    let registry: CarrierRegistry;
     beforeAll(async () => {
       server = await new CarrierServer().start();
       server.on('POST', '/oauth/token', () => ({ body: { access_token: 'tok', expires_in: 3600 } }));
@@ -65,7 +136,7 @@ describe('quota-aware polling: scarce daily calls go to the most urgent shipment
           quota_reset_utc: '00:00',
         },
       );
-      const registry = new CarrierRegistry([carrier]);
+      registry = new CarrierRegistry([carrier]);
       poller = new TrackingPoller(t.context.repos, registry, t.context.carrierConfigs, t.context.tracking, t.clock, t.context.log);
     });
     afterAll(async () => {
@@ -131,6 +202,65 @@ describe('quota-aware polling: scarce daily calls go to the most urgent shipment
         expect(Date.parse(r.next_poll_at as string)).toBeGreaterThanOrEqual(reset.getTime());
       }
       for (const r of rows.filter((r) => r.poll_deferred_since === null)) expect(r.last_tracking_update_at).not.toBeNull();
+    });
+
+    it('spends the last calls on the most urgent of the whole due set, not of one claim', async () => {
+      // Another credential with its four calls, and a poller whose claim across carriers takes three shipments.
+      const narrow = new TrackingPoller(t.context.repos, registry, t.context.carrierConfigs, t.context.tracking, t.clock, t.context.log, {
+        batchSize: 3,
+      });
+      const account = await t.account();
+      const accountId = (await t.context.accounts.require(account.accountUuid)).id;
+      await t.context.database.db
+        .insertInto('carrier_configs')
+        .values({
+          account_id: accountId,
+          carrier_reference: 'tst',
+          carrier_id: 'tstcar',
+          booking_outbound: 0,
+          booking_return: 0,
+          settings_sealed: t.context.secrets.encrypt(JSON.stringify({ client_id: 'c2', client_secret: 's3cret-value' })),
+          push_token_hash: null,
+          created_at: t.clock.now().toISOString(),
+          updated_at: t.clock.now().toISOString(),
+        })
+        .execute();
+      const ids: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await t.as(account)('POST', '/v5/shipment/', {
+          shipment_id: `w-${i}`,
+          tracking_number: `TSW${i}`,
+          carrier_reference: 'tst',
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const stored = await t.context.database.db
+          .selectFrom('shipments')
+          .select('id')
+          .where('shipment_id', '=', `w-${i}`)
+          .executeTakeFirstOrThrow();
+        ids.push(stored.id);
+      }
+      // The urgent ones fell due last: a claim of the three oldest does not hold them.
+      const now = t.clock.now().getTime();
+      for (const [i, id] of ids.entries()) {
+        await t.context.database.db
+          .updateTable('shipments')
+          .set({ next_poll_at: new Date(now - 60_000 + i * 1000).toISOString(), phase_key: i >= 8 ? 'failed_attempt' : 'in_transit' })
+          .where('id', '=', id)
+          .execute();
+      }
+      const before = server.to(/^\/track\//).length;
+      expect(await narrow.runOnce()).toBe(10);
+      const calls = server
+        .to(/^\/track\//)
+        .slice(before)
+        .map((r) => r.path.slice(7));
+      expect(calls).toHaveLength(4);
+      expect(calls).toEqual(expect.arrayContaining(['TSW8', 'TSW9']));
+      const rows = await t.context.database.db.selectFrom('shipments').selectAll().where('id', 'in', ids).execute();
+      expect(rows.filter((r) => r.poll_deferred_since !== null)).toHaveLength(6);
+      // Nothing is due for the credential until the reset: the next round finds nothing.
+      expect(await narrow.runOnce()).toBe(0);
     });
   });
 });

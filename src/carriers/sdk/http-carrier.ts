@@ -41,6 +41,21 @@ export interface CallContext {
   waitFor?: AbortSignal | null;
 }
 
+/** What one credential can serve the poller (`HttpCarrier.pollCapacity`). */
+export interface PollCapacity {
+  /** The credential: configurations that share one share its capacity. */
+  credential: string;
+  /** Tracking numbers it could be asked for within the horizon, at its pace and within its quota. */
+  numbers: number;
+  /** Tracking numbers it can still be asked for today, or null without a daily quota. */
+  numbersToday: number | null;
+}
+
+/** An adapter that can say how much a credential can be polled for (the poller sizes its claims by it). */
+export function sizesPolls(adapter: object): adapter is { pollCapacity(settings: CarrierSettings, horizonMs: number): PollCapacity } {
+  return typeof (adapter as { pollCapacity?: unknown }).pollCapacity === 'function';
+}
+
 /**
  * The base of every adapter that calls a carrier over HTTP. It owns what every carrier needs the same
  * way: settings (merchant's over operator's, checked), base URLs (operator's override), limits per
@@ -92,6 +107,19 @@ export abstract class HttpCarrier implements CarrierAdapter {
     // The carrier said the day's quota is spent (whatever our count says): nothing is left until the reset.
     if (gate?.paused()?.reason === 'quota') return 0;
     return gate?.remainingToday() ?? this.limits.daily_quota;
+  }
+
+  /**
+   * How many numbers this configuration's credential can be asked for within `horizonMs` (its rate from now,
+   * its quota) and today: the poller claims no more than that for it in a round.
+   */
+  pollCapacity(settings: CarrierSettings, horizonMs: number): PollCapacity {
+    const effective = this.effectiveSettings(settings);
+    const credential = this.credentialKey(effective);
+    const gate = this.kit.gates.gate(credential, this.limits);
+    const size = Math.max(1, this.limits.numbers_per_call);
+    const callsToday = gate.paused()?.reason === 'quota' ? 0 : gate.remainingToday();
+    return { credential, numbers: gate.capacity(horizonMs) * size, numbersToday: callsToday === null ? null : callsToday * size };
   }
 
   async track(requests: readonly TrackRequest[], settings: CarrierSettings, options: TrackOptions): Promise<TrackResult[]> {

@@ -67,6 +67,21 @@ export class CredentialGate {
     return this.limits.daily_quota - this.usedToday;
   }
 
+  /**
+   * How many requests this credential could send from now until `horizonMs` has passed, at its pace and within
+   * the day's quota (none while paused). An estimate for sizing the poller's claims: the calls in flight and the
+   * time a request takes are not counted, so fewer may go out; what does not is held back, not lost.
+   */
+  capacity(horizonMs: number): number {
+    if (this.paused()) return 0;
+    const since = Math.max(this.now() - this.lastSent, performance.now() - this.lastSentMonotonic);
+    const first = Math.max(0, this.spacingMs - since);
+    if (first > horizonMs) return 0;
+    const requests = 1 + Math.floor((horizonMs - first) / this.spacingMs);
+    const remaining = this.remainingToday();
+    return remaining === null ? requests : Math.max(0, Math.min(requests, remaining));
+  }
+
   /** Stops every call of this credential until `untilMs` (a 429's Retry-After, or the quota reset). */
   pause(reason: 'rate' | 'quota', untilMs?: number): void {
     const until = reason === 'quota' ? (untilMs ?? nextReset(this.now(), this.limits.quota_reset_utc)) : (untilMs ?? this.now() + 60_000);

@@ -48,7 +48,7 @@ export class Repositories {
     this.carrierConfigs = new CarrierConfigsRepository(db);
     this.orders = new OrdersRepository(db);
     this.shipments = new ShipmentsRepository(db, dialect);
-    this.events = new TrackingEventsRepository(db);
+    this.events = new TrackingEventsRepository(db, dialect);
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
     this.replays = new RequestReplaysRepository(db);

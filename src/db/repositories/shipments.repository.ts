@@ -53,6 +53,8 @@ const findByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: strin
 );
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
+/** The same without the row read back. */
+const writes = new PreparedQueryFamily<unknown[], never>();
 const findByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
   db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_id', '=', shipmentId),
 );
@@ -66,6 +68,24 @@ const insertOneQueries = new PreparedQueryFamily<unknown[], ShipmentRow>(8);
 const insertManyQueries = new PreparedQueryFamily<unknown[], { id: number; shipment_uuid: string }>(16);
 /** Rows per multi-row statement: well under both dialects' bound-parameter limits (20 columns × 200). */
 const INSERT_CHUNK = 200;
+
+/**
+ * The order in which a credential's scarce daily calls go to due shipments, as bounds computed for the moment
+ * of the claim (src/domain/shipments/poll-priority.ts decides them): rank 0 deferred since at or before the
+ * bound of its phase, 1 in an urgent phase, 2 changed after `changedAfter`, 3 the rest; then the longest
+ * deferred, then the row id. Times compare as the ISO texts the service writes.
+ */
+export interface PollRanking {
+  /** [phase, deferred at or before this: starving] for each phase with a bound of its own. */
+  starvingBefore: Array<[string, string]>;
+  /** The bound of every other phase (and of none). */
+  otherwiseStarvingBefore: string;
+  urgentPhases: string[];
+  changedAfter: string;
+}
+
+/** How many spread times a bulk reschedule uses at most (one statement shape each). */
+const MAX_SPREAD = 16;
 
 export interface ShipmentListFilter {
   createdFrom?: string;
@@ -100,6 +120,113 @@ export class ShipmentsRepository {
       )
       returning *`.execute(this.db);
     return result.rows;
+  }
+
+  /**
+   * Claims the due polls of one carrier configuration, oldest due first, as `claimDuePolls` claims them: the
+   * poller asks each credential for what its limits let it serve in a round.
+   */
+  async claimDuePollsOf(
+    accountId: number,
+    carrierReference: string,
+    now: string,
+    leaseUntil: string,
+    limit: number,
+  ): Promise<ShipmentRow[]> {
+    if (limit <= 0) return [];
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<ShipmentRow>`
+      update shipments set next_poll_at = ${leaseUntil}
+      where id in (
+        select id from shipments
+        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+        order by next_poll_at limit ${limit} ${lock}
+      )
+      returning *`.execute(this.db);
+    return result.rows;
+  }
+
+  /** How many polls of one carrier configuration are due (counted up to `limit`: enough to compare with a budget). */
+  async countDuePollsOf(accountId: number, carrierReference: string, now: string, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    const result = await sql<{ n: number | string }>`
+      select count(*) as n from (
+        select 1 from shipments
+        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+        limit ${limit}
+      ) due`.execute(this.db);
+    return Number(result.rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Claims the `limit` most urgent due polls of one carrier configuration by `ranking`, across all of its due
+   * shipments (a credential whose daily calls cannot cover them spends them on these). The rows come back in
+   * no particular order.
+   */
+  async claimRankedPollsOf(
+    accountId: number,
+    carrierReference: string,
+    now: string,
+    leaseUntil: string,
+    limit: number,
+    ranking: PollRanking,
+  ): Promise<ShipmentRow[]> {
+    if (limit <= 0) return [];
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const starving = sql`case phase_key ${sql.join(
+      ranking.starvingBefore.map(([phase, before]) => sql`when ${phase} then ${before}`),
+      sql` `,
+    )} else ${ranking.otherwiseStarvingBefore} end`;
+    const rank = sql`case
+      when poll_deferred_since is not null and poll_deferred_since <= ${starving} then 0
+      when phase_key in (${sql.join(ranking.urgentPhases)}) then 1
+      when last_tracking_update_at is not null and last_tracking_update_at > ${ranking.changedAfter} then 2
+      else 3 end`;
+    const result = await sql<ShipmentRow>`
+      update shipments set next_poll_at = ${leaseUntil}
+      where id in (
+        select id from shipments
+        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+        order by ${rank}, coalesce(poll_deferred_since, '~'), id limit ${limit} ${lock}
+      )
+      returning *`.execute(this.db);
+    return result.rows;
+  }
+
+  /**
+   * Puts off every due poll of one carrier configuration (its credential has no calls left today): the next
+   * poll at one of `times` by row id (spread so that they do not all fall due at once), and when the first
+   * deferral happened kept. Returns how many were put off.
+   */
+  async deferDuePollsOf(accountId: number, carrierReference: string, now: string, times: readonly string[]): Promise<number> {
+    const result = await sql`
+      update shipments
+      set next_poll_at = ${spreadById(times)}, poll_deferred_since = coalesce(poll_deferred_since, ${now})
+      where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /**
+   * Sets the next poll of these shipments to one of `times` by row id (a claim handed back, polls held back or
+   * put off, tracking ended with `[null]`), in one statement; with `deferredSince`, records when the first
+   * deferral happened unless one is recorded.
+   */
+  async reschedulePolls(
+    ids: readonly number[],
+    times: ReadonlyArray<string | null>,
+    options: { deferredSince?: string } = {},
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const deferred =
+      options.deferredSince === undefined ? sql`` : sql`, poll_deferred_since = coalesce(poll_deferred_since, ${options.deferredSince})`;
+    await sql`update shipments set next_poll_at = ${spreadById(times)}${deferred} where id in (${this.idList(ids)})`.execute(this.db);
+  }
+
+  /** A list of row ids as one bound parameter (one statement whatever the count). */
+  private idList(ids: readonly number[]) {
+    return this.dialect === 'postgres'
+      ? sql`select unnest(${[...ids]}::bigint[])`
+      : sql`select value from json_each(${JSON.stringify(ids)})`;
   }
 
   /**
@@ -189,6 +316,24 @@ export class ShipmentsRepository {
 
   findById(id: number): Promise<ShipmentRow | undefined> {
     return findById.executeTakeFirst(this.db, id);
+  }
+
+  /** `update` without reading the row back, for a caller that knows what it wrote (a row it holds locked). */
+  async write(id: number, changes: Updateable<ShipmentsTable>): Promise<void> {
+    const columns = Object.keys(changes) as Array<keyof ShipmentsTable>;
+    if (columns.length === 0) return;
+    const values = columns.map((column) => changes[column]);
+    const prepared = values.every(isBindable)
+      ? writes.get(columns.join(','), () => (db, rowId, ...set) => {
+          const assignments = Object.fromEntries(columns.map((column, i) => [column, set[i]])) as Updateable<ShipmentsTable>;
+          return db
+            .updateTable('shipments')
+            .set(assignments)
+            .where('id', '=', rowId as number);
+        })
+      : null;
+    if (prepared) await prepared.execute(this.db, id, ...values);
+    else await this.db.updateTable('shipments').set(changes).where('id', '=', id).execute();
   }
 
   findByUuid(accountId: number, shipmentUuid: string): Promise<ShipmentRow | undefined> {
@@ -344,6 +489,17 @@ export class ShipmentsRepository {
     }
     return query.orderBy('shipments.id', 'desc').limit(limit).execute();
   }
+}
+
+/** One of `times` for each row by its id (`times[id % n]`), as an SQL expression; at most MAX_SPREAD of them. */
+function spreadById(times: ReadonlyArray<string | null>) {
+  const spread = times.length > MAX_SPREAD ? times.filter((_, i) => i % Math.ceil(times.length / MAX_SPREAD) === 0) : times;
+  if (spread.length === 0) throw new Error('reschedule: no time given');
+  if (spread.length === 1) return sql`${spread[0]}`;
+  return sql`case id % ${sql.lit(spread.length)} ${sql.join(
+    spread.map((time, i) => sql`when ${sql.lit(i)} then ${time}`),
+    sql` `,
+  )} end`;
 }
 
 /** The stamp of a set of events (see `eventStamps`); `eventStampOf` gives the same for rows in hand. */

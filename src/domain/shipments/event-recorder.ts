@@ -64,9 +64,24 @@ export async function storeEvents(
   // Re-read under a row lock: a poll and a manual event on one shipment must not overwrite each other's state.
   if (!options.locked) shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
   const latest = await repos.events.latestWithPhase(shipment.id);
+  return eventChanges(shipment, created, latest?.phase_key ?? null, now, options.correction);
+}
+
+/**
+ * What storing `created` new events changes on a shipment whose newest event with a phase now has
+ * `latestPhase`: status and phase by `nextTrackingState`, and the update times.
+ */
+export function eventChanges(
+  shipment: ShipmentRow,
+  created: number,
+  latestPhase: string | null,
+  now: string,
+  correction?: boolean,
+): EventChanges {
+  if (created === 0) return { created, changes: null, shipment, stateChanged: false };
   const transition = nextTrackingState(
     { status: shipment.status as ShipmentStatus, phase_key: isPhaseKey(shipment.phase_key) ? shipment.phase_key : null },
-    { phase_key: latest && isPhaseKey(latest.phase_key) ? (latest.phase_key as PhaseKey) : null, correction: options.correction },
+    { phase_key: latestPhase !== null && isPhaseKey(latestPhase) ? (latestPhase as PhaseKey) : null, correction },
   );
   return {
     created,
@@ -74,4 +89,29 @@ export async function storeEvents(
     shipment,
     stateChanged: transition.changed,
   };
+}
+
+/**
+ * `storeEvents` for many shipments the caller holds locked, in few statements: every new event in multi-row
+ * inserts, then the newest phase of those that got any. Returns, by shipment row id, how many events were
+ * new and the phase of its newest event that has one (null: none has).
+ */
+export async function storeEventsOf(
+  repos: Repositories,
+  items: ReadonlyArray<{ shipment: ShipmentRow; events: readonly NewEvent[] }>,
+  now: string,
+): Promise<Map<number, { created: number; latestPhase: string | null }>> {
+  const rows: Array<Insertable<TrackingEventsTable>> = [];
+  for (const { shipment, events } of items) for (const e of events) rows.push({ ...e, shipment_row_id: shipment.id, created_at: now });
+  const out = new Map<number, { created: number; latestPhase: string | null }>();
+  for (const { shipment } of items) out.set(shipment.id, { created: 0, latestPhase: null });
+  if (rows.length === 0) return out;
+  for (const stored of await repos.events.insertNewOf(rows)) {
+    const entry = out.get(Number(stored.shipment_row_id));
+    if (entry) entry.created++;
+  }
+  const changed = [...out].filter(([, entry]) => entry.created > 0).map(([id]) => id);
+  const latest = await repos.events.latestPhasesOf(changed);
+  for (const id of changed) (out.get(id) as { latestPhase: string | null }).latestPhase = latest.get(id) ?? null;
+  return out;
 }

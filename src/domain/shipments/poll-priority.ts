@@ -1,8 +1,9 @@
-import { isPhaseKey } from '../../carriers/phases.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { isPhaseKey, PHASE_KEYS } from '../../carriers/phases.js';
+import type { PollRanking, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { pollIntervalOf } from './poll-schedule.js';
 
 const DAY_MS = 86_400_000;
+const URGENT_PHASES = ['out_for_delivery', 'failed_attempt'];
 
 /**
  * The order in which due shipments spend a credential's scarce daily calls (lower first):
@@ -14,7 +15,7 @@ const DAY_MS = 86_400_000;
 export function pollPriority(row: ShipmentRow, now: Date): number {
   const phase = isPhaseKey(row.phase_key) ? row.phase_key : null;
   if (row.poll_deferred_since && now.getTime() - Date.parse(row.poll_deferred_since) >= 3 * pollIntervalOf(phase)) return 0;
-  if (phase === 'out_for_delivery' || phase === 'failed_attempt') return 1;
+  if (phase !== null && URGENT_PHASES.includes(phase)) return 1;
   if (row.last_tracking_update_at && now.getTime() - Date.parse(row.last_tracking_update_at) < DAY_MS) return 2;
   return 3;
 }
@@ -30,4 +31,18 @@ export function choosePolls(rows: readonly ShipmentRow[], budget: number, now: D
     .sort((a, b) => a.rank - b.rank || (a.since < b.since ? -1 : a.since > b.since ? 1 : a.row.id - b.row.id));
   const take = Math.max(0, Math.floor(budget));
   return { poll: ranked.slice(0, take).map((r) => r.row), defer: ranked.slice(take).map((r) => r.row) };
+}
+
+/**
+ * `pollPriority` at `now` as the bounds the database ranks a whole due set by (ShipmentsRepository.claimRankedPollsOf),
+ * in the same order as `choosePolls`.
+ */
+export function pollRanking(now: Date): PollRanking {
+  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  return {
+    starvingBefore: PHASE_KEYS.map((phase) => [phase, before(3 * pollIntervalOf(phase))]),
+    otherwiseStarvingBefore: before(3 * pollIntervalOf(null)),
+    urgentPhases: URGENT_PHASES,
+    changedAfter: before(DAY_MS),
+  };
 }

@@ -8,7 +8,7 @@ import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
-import { type NewEvent, storeEvents } from './event-recorder.js';
+import { eventChanges, type NewEvent, storeEventsOf } from './event-recorder.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import type { ShipmentChangeListener } from './tracking-followers.js';
@@ -59,9 +59,14 @@ export function toNewEvents(
   return { rows, unreadable };
 }
 
+/** Spread of the polls put off to a quota's reset, so that they do not all fall due at once. */
+const DEFER_SPREAD_MS = 600_000;
+/** Spread of the polls held back by a throttle (ours or the carrier's). */
+const THROTTLE_SPREAD_MS = 30_000;
+
 /**
- * Applies one carrier answer to one shipment: stores new events, moves status and phase, records the
- * expected delivery, and decides the next poll — or ends tracking when the window has passed.
+ * Applies carrier answers to shipments: stores new events, moves status and phase, records the expected
+ * delivery, and decides the next poll — or ends tracking when the window has passed.
  */
 export class TrackingService {
   constructor(
@@ -77,19 +82,14 @@ export class TrackingService {
   ) {}
 
   /**
-   * Applies a batch of answers in one transaction (one commit for the batch, not one per shipment). If the
-   * batch fails, each shipment is applied on its own, so one bad answer does not hold the others back.
+   * Applies a batch of answers in one transaction (one commit for the batch, not one per shipment): the rows
+   * locked in one statement, every new event of the batch in multi-row inserts, one write per shipment. If
+   * the batch fails, each shipment is applied on its own, so one bad answer does not hold the others back.
    */
   async applyBatch(claimed: ShipmentRow[], results: TrackResult[], context: ApplyContext): Promise<void> {
     const podFiles = await Promise.all(claimed.map((row, i) => this.capturePod(row, results[i])));
-    const nowText = this.clock.now().toISOString();
     try {
-      await this.repos.transaction(async (repos) => {
-        const locked = await repos.shipments.lockMany(claimed.map((row) => row.id));
-        for (const [i, row] of claimed.entries()) {
-          await this.applyLocked(repos, row, results[i], context, podFiles[i], nowText, locked.get(row.id) ?? null);
-        }
-      });
+      await this.repos.transaction((repos) => this.applyLocked(repos, claimed, results, context, podFiles));
     } catch {
       let firstError: unknown = null;
       for (const [i, row] of claimed.entries()) {
@@ -101,51 +101,70 @@ export class TrackingService {
     }
   }
 
+  async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
+    // The proof is fetched before the transaction: no carrier call runs while rows are locked.
+    const podFile = await this.capturePod(claimed, result);
+    const [after] = await this.repos.transaction((repos) => this.applyLocked(repos, [claimed], [result], context, [podFile]));
+    return after;
+  }
+
   private async capturePod(claimed: ShipmentRow, result: TrackResult): Promise<string | null> {
     return result.status === 'ok' && result.proof_of_delivery ? this.proofs.capture(claimed, result.proof_of_delivery) : null;
   }
 
+  /**
+   * Applies answers to shipments within the caller's transaction: locks their rows (in one statement), stores
+   * the new events of all of them, then writes each row once and tells the followers of each change.
+   * Returns the rows as they are now.
+   */
   private async applyLocked(
     repos: Repositories,
-    claimed: ShipmentRow,
-    result: TrackResult,
+    claimed: readonly ShipmentRow[],
+    results: readonly TrackResult[],
     context: ApplyContext,
-    podFile: string | null,
-    nowText: string,
-    /** The row already read under a lock in this transaction (null: gone), or undefined to read it here. */
-    lockedRow?: ShipmentRow | null,
-  ): Promise<ShipmentRow> {
-    const before = lockedRow === undefined ? await repos.shipments.lock(claimed.id) : (lockedRow ?? undefined);
-    const after = await this.applyIn(repos, before, claimed, result, context, podFile);
-    if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
-      await this.followers.shipmentChanged(repos, before, after, nowText);
+    podFiles: ReadonlyArray<string | null>,
+  ): Promise<ShipmentRow[]> {
+    const now = this.clock.now();
+    const nowText = now.toISOString();
+    const locked = await repos.shipments.lockMany(claimed.map((row) => row.id));
+    const storing: Array<{ shipment: ShipmentRow; events: NewEvent[] }> = [];
+    for (const [i, row] of claimed.entries()) {
+      const before = locked.get(row.id);
+      const result = results[i];
+      if (before && result.status === 'ok' && sameIdentity(before, row)) {
+        storing.push({ shipment: before, events: toNewEvents(context.adapter, before.tracking_number ?? '', result.events).rows });
+      }
     }
-    return after;
-  }
-
-  async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
-    const nowText = this.clock.now().toISOString();
-    // The proof is fetched before the transaction: no carrier call runs while rows are locked.
-    const podFile = await this.capturePod(claimed, result);
-    return this.repos.transaction((repos) => this.applyLocked(repos, claimed, result, context, podFile, nowText));
+    const stored = await storeEventsOf(repos, storing, nowText);
+    const afters: ShipmentRow[] = [];
+    for (const [i, row] of claimed.entries()) {
+      const before = locked.get(row.id);
+      const jitter = (this.options.random ?? Math.random)();
+      const { changes, after } = this.decide(before, row, results[i], context, podFiles[i], stored.get(row.id), now, jitter);
+      if (Object.keys(changes).length > 0) await repos.shipments.write(after.id, changes);
+      if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
+        await this.followers.shipmentChanged(repos, before, after, nowText);
+      }
+      afters.push(after);
+    }
+    return afters;
   }
 
   /**
-   * Decides everything an answer changes on the shipment row and writes it in one update at the end
-   * (the events go in first). `before` is the row as read under the lock; undefined if it is gone.
+   * Decides everything an answer changes on the shipment row, to be written in one update (the events are
+   * stored already: `stored`). `before` is the row as read under the lock; undefined if it is gone.
    */
-  private async applyIn(
-    repos: Repositories,
+  private decide(
     before: ShipmentRow | undefined,
     claimed: ShipmentRow,
     result: TrackResult,
     context: ApplyContext,
     podFile: string | null,
-  ): Promise<ShipmentRow> {
-    const now = this.clock.now();
+    stored: { created: number; latestPhase: string | null } | undefined,
+    now: Date,
+    jitter: number,
+  ): { changes: Updateable<ShipmentsTable>; after: ShipmentRow } {
     const nowText = now.toISOString();
-    const jitter = (this.options.random ?? Math.random)();
-    const id = (before ?? claimed).id;
     const changes: Updateable<ShipmentsTable> = {};
     /** The row as it will be once `changes` are written. */
     let shipment: ShipmentRow = before ?? claimed;
@@ -153,23 +172,23 @@ export class TrackingService {
       Object.assign(changes, more);
       shipment = { ...shipment, ...(more as Partial<ShipmentRow>) };
     };
-    const write = async (more: Updateable<ShipmentsTable> = {}): Promise<ShipmentRow> => {
+    const done = (more: Updateable<ShipmentsTable> = {}) => {
       change(more);
-      return Object.keys(changes).length > 0 ? repos.shipments.update(id, changes) : shipment;
+      return { changes, after: shipment };
     };
     if (podFile && before) change({ pod_file: podFile });
     // The tracking identity changed while the carrier was asked: this answer is for the old one.
-    if (shipment.tracking_number !== claimed.tracking_number || shipment.carrier_reference !== claimed.carrier_reference) return write();
+    if (!sameIdentity(shipment, claimed)) return done();
 
     if (result.status === 'error' && result.throttled) {
       // The credential was throttled, not this shipment: it waits out the pause without a failure counted.
-      const waitMs = Math.max(1, result.retry_after_seconds ?? 60) * 1000 + Math.floor(jitter * 30_000);
-      return write({ next_poll_at: new Date(now.getTime() + waitMs).toISOString() });
+      const waitMs = Math.max(1, result.retry_after_seconds ?? 60) * 1000 + Math.floor(jitter * THROTTLE_SPREAD_MS);
+      return done({ next_poll_at: new Date(now.getTime() + waitMs).toISOString() });
     }
     if (result.status === 'error') {
       const failures = shipment.poll_failures + 1;
       const next = result.retryable ? nextPollAfterFailure(now, failures, result.retry_after_seconds) : nextPollAfterFailure(now, 8);
-      return write({ poll_failures: failures, next_poll_at: next.toISOString() });
+      return done({ poll_failures: failures, next_poll_at: next.toISOString() });
     }
 
     if (shipment.poll_deferred_since) change({ poll_deferred_since: null });
@@ -177,42 +196,43 @@ export class TrackingService {
       const started = new Date(shipment.tracking_started_at ?? nowText);
       if (now.getTime() - started.getTime() >= this.options.windowMs) {
         const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
-        return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+        return done({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
       }
       const next = nextPollWhileUnknown(now, started, { jitter, maxIntervalMs: context.maxIntervalMs });
       const earliest = now.getTime() + (context.minIntervalMs ?? 0);
-      return write({ next_poll_at: new Date(Math.max(next.getTime(), earliest)).toISOString(), poll_failures: 0 });
+      return done({ next_poll_at: new Date(Math.max(next.getTime(), earliest)).toISOString(), poll_failures: 0 });
     }
 
-    const { rows } = toNewEvents(context.adapter, shipment.tracking_number ?? '', result.events);
-    const correction = result.events.some((e) => e.correction === true);
-    const stored = await storeEvents(repos, shipment, rows, nowText, { correction, locked: before !== undefined });
-    if (stored.changes) {
-      // Without a lock held, storeEvents read the row again; nothing was changed before that point then.
-      shipment = stored.shipment;
-      change(stored.changes);
-    }
-    if (result.expected_delivery) {
-      const body = JSON.parse(shipment.body);
-      const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
-      if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
-        body.expected_delivery = window;
-        change({ body: JSON.stringify(body), updated_at: nowText, last_tracking_update_at: nowText });
-      }
+    if (stored) {
+      const correction = result.events.some((e) => e.correction === true);
+      const events = eventChanges(shipment, stored.created, stored.latestPhase, nowText, correction);
+      if (events.changes) change(events.changes);
     }
     const signedBy = result.proof_of_delivery?.signed_by?.trim();
-    if (signedBy) {
-      // Who signed, as the carrier says, in the interface's parcel_recipient_information, unless the merchant set it.
+    if (result.expected_delivery || signedBy) {
+      // The body is read once for both; written back only if something in it changed.
       const body = JSON.parse(shipment.body);
-      if (body.parcel_recipient_information === undefined || body.parcel_recipient_information === null) {
-        body.parcel_recipient_information = signedBy.slice(0, 1000);
-        change({ body: JSON.stringify(body), updated_at: nowText });
+      let bodyChanged = false;
+      if (result.expected_delivery) {
+        const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
+        if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
+          body.expected_delivery = window;
+          bodyChanged = true;
+          change({ updated_at: nowText, last_tracking_update_at: nowText });
+        }
       }
+      // Who signed, as the carrier says, in the interface's parcel_recipient_information, unless the merchant set it.
+      if (signedBy && (body.parcel_recipient_information === undefined || body.parcel_recipient_information === null)) {
+        body.parcel_recipient_information = signedBy.slice(0, 1000);
+        bodyChanged = true;
+        change({ updated_at: nowText });
+      }
+      if (bodyChanged) change({ body: JSON.stringify(body) });
     }
     const lastUpdate = new Date(shipment.last_tracking_update_at ?? shipment.tracking_started_at ?? nowText);
     if (shipment.status !== SHIPMENT_STATUS.delivered && now.getTime() - lastUpdate.getTime() >= this.options.windowMs) {
       const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : SHIPMENT_STATUS.expired;
-      return write({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
+      return done({ status, next_poll_at: null, poll_failures: 0, updated_at: nowText });
     }
     const phase = isPhaseKey(shipment.phase_key) ? shipment.phase_key : null;
     // While the carrier pushes this number's events, polls only catch what a push missed.
@@ -220,27 +240,56 @@ export class TrackingService {
     const next = nextPollAfterSuccess(now, phase, shipment.status, { jitter, maxIntervalMs: context.maxIntervalMs, pushed });
     const earliest = now.getTime() + (context.minIntervalMs ?? 0);
     const due = next && next.getTime() < earliest ? new Date(earliest) : next;
-    return write({ next_poll_at: due?.toISOString() ?? null, poll_failures: 0 });
+    return done({ next_poll_at: due?.toISOString() ?? null, poll_failures: 0 });
   }
 
   /**
    * Puts polls off until the credential's quota resets (spread over ten minutes after it), keeping when
    * the first deferral happened so that the scheduler can serve the longest-waiting before they starve.
+   * One statement for the lot: a quota-bound credential can put off thousands at a time.
    */
   async defer(rows: readonly ShipmentRow[], until: Date): Promise<void> {
-    const nowText = this.clock.now().toISOString();
-    const random = this.options.random ?? Math.random;
-    // One commit for the lot: a quota-bound credential can put off hundreds at a time.
-    await this.repos.transaction(async (repos) => {
-      for (const row of rows) {
-        const at = new Date(until.getTime() + Math.floor(random() * 600_000)).toISOString();
-        await repos.shipments.update(row.id, { next_poll_at: at, poll_deferred_since: row.poll_deferred_since ?? nowText });
-      }
-    });
+    await this.repos.shipments.reschedulePolls(
+      rows.map((row) => row.id),
+      spreadTimes(until.getTime(), DEFER_SPREAD_MS),
+      { deferredSince: this.clock.now().toISOString() },
+    );
   }
 
-  /** Ends tracking of a shipment whose carrier configuration is gone. */
-  async stop(shipment: ShipmentRow): Promise<void> {
-    await this.repos.shipments.update(shipment.id, { next_poll_at: null });
+  /** Puts off every due poll of one carrier configuration until its credential's quota resets (as `defer`). */
+  async deferAllDue(accountId: number, carrierReference: string, until: Date): Promise<number> {
+    return this.repos.shipments.deferDuePollsOf(
+      accountId,
+      carrierReference,
+      this.clock.now().toISOString(),
+      spreadTimes(until.getTime(), DEFER_SPREAD_MS),
+    );
   }
+
+  /** Hands claimed polls back to be claimed again from `at` (spread over the next `spreadMs`), nothing counted against them. */
+  async release(rows: readonly ShipmentRow[], at: Date, spreadMs = 0): Promise<void> {
+    await this.repos.shipments.reschedulePolls(
+      rows.map((row) => row.id),
+      spreadTimes(at.getTime(), spreadMs),
+    );
+  }
+
+  /** Ends tracking of shipments whose carrier configuration is gone. */
+  async stop(shipments: readonly ShipmentRow[]): Promise<void> {
+    await this.repos.shipments.reschedulePolls(
+      shipments.map((row) => row.id),
+      [null],
+    );
+  }
+}
+
+/** Whether the row still tracks the number and carrier it was claimed with. */
+function sameIdentity(row: ShipmentRow, claimed: ShipmentRow): boolean {
+  return row.tracking_number === claimed.tracking_number && row.carrier_reference === claimed.carrier_reference;
+}
+
+/** Sixteen times from `fromMs` over `spreadMs` (one when there is no spread), as ISO texts. */
+function spreadTimes(fromMs: number, spreadMs: number): string[] {
+  if (spreadMs <= 0) return [new Date(fromMs).toISOString()];
+  return Array.from({ length: 16 }, (_, i) => new Date(fromMs + Math.floor((spreadMs * i) / 16)).toISOString());
 }
