@@ -1,4 +1,4 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
+import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
 import type { CarrierError } from '../carrier.js';
 import type { CallOutcome, CarrierMetrics } from './carrier-metrics.js';
 import type { Paused } from './limits.js';
@@ -30,6 +30,11 @@ export interface CarrierCall {
    * right before each request, retries included. Without it, requests go at once (token endpoints).
    */
   pace?: (signal?: AbortSignal) => Promise<'ok' | Paused | 'aborted'>;
+  /**
+   * Told each time the request is written to a connection, which can be later than its turn at the pace (a new
+   * connection to open, a busy process): the credential spaces the next request from then (`CredentialGate.sent`).
+   */
+  sent?: () => void;
   /** Recognises a carrier's daily-quota answer (often a 429 or 403 with a message), which pauses until the reset. */
   isQuotaExceeded?: (response: CarrierResponse) => boolean;
 }
@@ -87,12 +92,15 @@ const DEFAULT_MAX_BYTES = 4 * 1_048_576;
  */
 export class CarrierHttp {
   private readonly agent: Agent;
+  /** The agent, telling a call when its request is written to a connection (`CarrierCall.sent`). */
+  private readonly dispatcher: Dispatcher;
 
   constructor(
     private readonly metrics: CarrierMetrics,
     private readonly options: { random?: () => number; now?: () => number; connectionsPerOrigin?: number } = {},
   ) {
     this.agent = new Agent({ keepAliveTimeout: 30_000, connections: options.connectionsPerOrigin ?? 32, pipelining: 1 });
+    this.dispatcher = this.agent.compose(tellWhenSent);
   }
 
   async call(call: CarrierCall): Promise<CarrierResponse | CarrierCallError> {
@@ -177,7 +185,8 @@ export class CarrierHttp {
         headers: { 'user-agent': 'Waybill', accept: 'application/json', ...call.headers, ...authHeaders },
         body: call.body,
         signal,
-        dispatcher: this.agent,
+        dispatcher: this.dispatcher,
+        ...(call.sent ? { [SENT]: call.sent } : {}),
       });
       const declared = Number(headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -267,6 +276,30 @@ function neverConnected(error: unknown): boolean {
   }
   return false;
 }
+
+/** The request option that carries `CarrierCall.sent` to the dispatcher. */
+const SENT = Symbol('waybill.sent');
+
+/**
+ * An undici interceptor calling the request's `CarrierCall.sent` when the request is written to a connection:
+ * undici tells a request's handler `onConnect` right before it writes the request to its socket.
+ */
+const tellWhenSent: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
+  const sent = (options as unknown as Record<symbol, (() => void) | undefined>)[SENT];
+  if (!sent) return dispatch(options, handler);
+  const told = new Proxy(handler, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property !== 'onConnect' && property !== 'onRequestStart') return value.bind(target);
+      return (...args: unknown[]) => {
+        sent();
+        return value.apply(target, args);
+      };
+    },
+  });
+  return dispatch(options, told);
+};
 
 function outcomeOf(status: number): CallOutcome {
   if (status === 429) return 'throttled';

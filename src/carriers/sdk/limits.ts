@@ -135,6 +135,17 @@ export class CredentialGate {
     }
   }
 
+  /**
+   * A paced request was written to its connection now: the next is spaced from this moment, not from its turn
+   * (a new connection to open or a busy process can hold a request after its turn; the carrier counts arrivals).
+   */
+  sent(): void {
+    const now = this.now();
+    const monotonic = performance.now();
+    if (now > this.lastSent) this.lastSent = now;
+    if (monotonic > this.lastSentMonotonic) this.lastSentMonotonic = monotonic;
+  }
+
   /** Takes a slot, waiting for one; false when the signal fired first (no slot taken). */
   private slot(signal?: AbortSignal): Promise<boolean> {
     if (this.inFlight < this.limits.concurrent_calls) {
