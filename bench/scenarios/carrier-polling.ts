@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -82,6 +83,8 @@ interface Polling {
   mainThreadCpuMicros: number | null;
   /** Bytes handed to write calls in the measured period (Linux, else null). */
   writtenBytes: number | null;
+  /** Event-loop delay in the measured period (ms): how long the loop was held at a time. */
+  loopDelayMs: { p99: number; max: number };
 }
 
 /**
@@ -116,6 +119,9 @@ async function pollFor(
     await session.post('Profiler.start');
   }
   statements?.start();
+  // How long the event loop is held at a time: a request paced for its turn leaves that much late at worst.
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const cpu = process.cpuUsage();
   const mainBefore = mainThreadCpuMicros();
   const written = writtenBytes();
@@ -124,6 +130,7 @@ async function pollFor(
   const used = process.cpuUsage(cpu);
   const mainAfter = mainThreadCpuMicros();
   const writtenAfter = writtenBytes();
+  loopDelay.disable();
   statements?.stop();
   const wallSeconds = (performance.now() - started) / 1000;
   if (session && profileFile) {
@@ -137,6 +144,7 @@ async function pollFor(
     wallSeconds,
     mainThreadCpuMicros: mainBefore !== null && mainAfter !== null ? mainAfter - mainBefore : null,
     writtenBytes: written !== null && writtenAfter !== null ? writtenAfter - written : null,
+    loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
   };
 }
 
@@ -647,6 +655,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
           (polling.writtenBytes !== null && polled > 0
             ? ` written ${round(polling.writtenBytes / polled / 1024, 1)} KiB per polled number;`
             : '') +
+          ` event-loop delay p99 ${round(polling.loopDelayMs.p99)} ms, max ${round(polling.loopDelayMs.max)} ms;` +
           ` sandbox ${round(sandboxCpuPerNumber)} µs per number` +
           (sandboxPolling.mainThreadCpuMicros !== null && sandboxPolled > 0
             ? `, main thread ${round(sandboxPolling.mainThreadCpuMicros / sandboxPolled)} µs`

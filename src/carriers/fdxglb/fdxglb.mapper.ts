@@ -2,6 +2,7 @@ import { parseEventTime } from '../../core/event-time.js';
 import type { CarrierError, CarrierEvent, ProofOfDelivery, TrackResult } from '../carrier.js';
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
+import { eventTimeOf } from '../sdk/http-carrier.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
 import type { FedexCompleteTrackResult, FedexScanEvent, FedexTrackResponse, FedexTrackResult } from './fdxglb.payload.js';
 import { scanPlace, scanTimezone } from './fdxglb.places.js';
@@ -55,7 +56,6 @@ export function mapScanEvent(scan: FedexScanEvent, options: FedexMapOptions = {}
   const time = fedexTime(scan.date);
   if (!time) return null;
   const timezone = scanTimezone(scan.scanLocation);
-  if (!parseEventTime(time, { timezone }).ok) return null;
   const eventType = text(scan.eventType);
   const exceptionCode = text(scan.exceptionCode);
   const derived = text(scan.derivedStatusCode);
@@ -70,7 +70,7 @@ export function mapScanEvent(scan: FedexScanEvent, options: FedexMapOptions = {}
   if (exceptionCode) extra.exception_code = exceptionCode;
   if (text(scan.locationId)) extra.location_id = text(scan.locationId);
   if (text(scan.locationType)) extra.location_type = text(scan.locationType);
-  return carrierEvent({
+  const event = carrierEvent({
     key,
     code: composite ?? eventType ?? derived ?? 'unknown',
     description,
@@ -79,6 +79,8 @@ export function mapScanEvent(scan: FedexScanEvent, options: FedexMapOptions = {}
     location: scanPlace(scan.scanLocation, scan.locationId),
     extra,
   });
+  // Parsed once here and kept with the event (ordering and storing read it again).
+  return eventTimeOf(event).ok ? event : null;
 }
 
 function errorCodeOf(piece: FedexTrackResult): string | null {
@@ -114,6 +116,7 @@ export function pickPiece(pieces: readonly FedexTrackResult[], number: string): 
   const candidates = matching.length > 0 ? matching : valid;
   const healthy = candidates.filter((piece) => errorCodeOf(piece) === null);
   if (healthy.length === 0) return candidates[0];
+  if (healthy.length === 1) return healthy[0];
   let best = healthy[0];
   let bestTime = newestScan(best);
   for (const piece of healthy.slice(1)) {
@@ -198,8 +201,14 @@ export function mapTrackingResponse(body: unknown, numbers: readonly string[], o
   if (!isObject(output) || !Array.isArray(output.completeTrackResults)) return null;
   const complete = output.completeTrackResults.filter(isObject) as FedexCompleteTrackResult[];
   const results: TrackResult[] = [];
+  // By number once, not searched for each of up to 30 numbers.
+  const byNumber = new Map<string, FedexCompleteTrackResult>();
+  for (const entry of complete) {
+    const own = normalize(text(entry.trackingNumber) ?? '');
+    if (own !== '' && !byNumber.has(own)) byNumber.set(own, entry);
+  }
   for (const number of numbers) {
-    const entry = completeResultFor(complete, number);
+    const entry = byNumber.get(normalize(number)) ?? completeResultFor(complete, number);
     if (!entry) continue;
     const piece = pickPiece(Array.isArray(entry.trackResults) ? (entry.trackResults as FedexTrackResult[]) : [], number);
     results.push(piece ? mapPiece(number, piece, options) : { status: 'not_found', tracking_number: number });

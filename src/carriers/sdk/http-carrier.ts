@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { TObject } from '@sinclair/typebox';
-import { parseEventTime } from '../../core/event-time.js';
+import { type EventTimeResult, parseEventTime } from '../../core/event-time.js';
 import type {
   CarrierAdapter,
   CarrierCapabilities,
@@ -198,6 +198,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
       signal: context.signal,
       // Every request of this credential is paced and counted when it is sent, retries included.
       pace: (signal) => gate.pace(context.waitSignal && context.signal === context.waitFor ? context.waitSignal : signal),
+      sent: () => gate.sent(),
     });
   }
 
@@ -302,12 +303,31 @@ export abstract class HttpCarrier implements CarrierAdapter {
   }
 }
 
+/** Event times as parsed while an answer is mapped and ordered, kept with the event: storing it parses none again. */
+const parsedTimes = new WeakMap<CarrierEvent, { time: string; timezone: string | null | undefined; parsed: EventTimeResult }>();
+
+/** `parseEventTime` of an event's time and timezone, parsed once per event (again only if either changed). */
+export function eventTimeOf(event: CarrierEvent): EventTimeResult {
+  const known = parsedTimes.get(event);
+  if (known && known.time === event.time && known.timezone === event.timezone) return known.parsed;
+  const parsed = parseEventTime(event.time, { timezone: event.timezone });
+  parsedTimes.set(event, { time: event.time, timezone: event.timezone, parsed });
+  return parsed;
+}
+
 /** Sorts events oldest first by the instant their time stands for; stable for equal instants. */
 export function oldestFirst(events: readonly CarrierEvent[]): CarrierEvent[] {
+  let sorted = true;
+  let last = '';
   const keyed = events.map((event, index) => {
-    const parsed = parseEventTime(event.time, { timezone: event.timezone });
-    return { event, index, utc: parsed.ok ? parsed.time.utc : '' };
+    const parsed = eventTimeOf(event);
+    const utc = parsed.ok ? parsed.time.utc : '';
+    if (utc < last) sorted = false;
+    last = utc;
+    return { event, index, utc };
   });
+  // Most carriers list oldest first already: then the order stands as it is.
+  if (sorted) return [...events];
   keyed.sort((a, b) => (a.utc === b.utc ? a.index - b.index : a.utc < b.utc ? -1 : 1));
   return keyed.map((k) => k.event);
 }

@@ -196,13 +196,23 @@ export class ShipmentsRepository {
   /**
    * Puts off every due poll of one carrier configuration (its credential has no calls left today): the next
    * poll at one of `times` by row id (spread so that they do not all fall due at once), and when the first
-   * deferral happened kept. Returns how many were put off.
+   * deferral happened kept; at most `limit` of them. Returns how many were put off.
    */
-  async deferDuePollsOf(accountId: number, carrierReference: string, now: string, times: readonly string[]): Promise<number> {
+  async deferDuePollsOf(
+    accountId: number,
+    carrierReference: string,
+    now: string,
+    times: readonly string[],
+    limit: number,
+  ): Promise<number> {
     const result = await sql`
       update shipments
       set next_poll_at = ${spreadById(times)}, poll_deferred_since = coalesce(poll_deferred_since, ${now})
-      where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}`.execute(this.db);
+      where id in (
+        select id from shipments
+        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+        limit ${limit}
+      )`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
   }
 
@@ -277,9 +287,12 @@ export class ShipmentsRepository {
   async lockMany(ids: number[]): Promise<Map<number, ShipmentRow>> {
     const rows = new Map<number, ShipmentRow>();
     if (ids.length === 0) return rows;
-    let query = this.db.selectFrom('shipments').selectAll().where('id', 'in', ids);
-    if (this.dialect === 'postgres') query = query.orderBy('id').forUpdate();
-    for (const row of await query.execute()) rows.set(row.id, row);
+    // One statement whatever the count (the list is one parameter), so it is prepared once.
+    const query =
+      this.dialect === 'postgres'
+        ? sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)}) order by id for update`
+        : sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)})`;
+    for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
     return rows;
   }
 

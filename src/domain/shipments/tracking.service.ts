@@ -2,8 +2,8 @@ import type { Updateable } from 'kysely';
 import type { CarrierAdapter, CarrierEvent, TrackResult } from '../../carriers/carrier.js';
 import { eventKey } from '../../carriers/event-key.js';
 import { isPhaseKey } from '../../carriers/phases.js';
+import { eventTimeOf } from '../../carriers/sdk/http-carrier.js';
 import type { Clock } from '../../clock.js';
-import { parseEventTime } from '../../core/event-time.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -36,7 +36,8 @@ export function toNewEvents(
   const rows: NewEvent[] = [];
   let unreadable = 0;
   events.forEach((event, index) => {
-    const time = parseEventTime(event.time, { timezone: event.timezone });
+    // Parsed once per event: the carrier's base parsed it to order the answer.
+    const time = eventTimeOf(event);
     if (!time.ok) {
       unreadable++;
       return;
@@ -61,6 +62,8 @@ export function toNewEvents(
 
 /** Spread of the polls put off to a quota's reset, so that they do not all fall due at once. */
 const DEFER_SPREAD_MS = 600_000;
+/** Polls put off per statement when a configuration's whole due set waits for the reset. */
+const DEFER_CHUNK = 1_000;
 /** Spread of the polls held back by a throttle (ours or the carrier's). */
 const THROTTLE_SPREAD_MS = 30_000;
 
@@ -256,14 +259,20 @@ export class TrackingService {
     );
   }
 
-  /** Puts off every due poll of one carrier configuration until its credential's quota resets (as `defer`). */
+  /**
+   * Puts off every due poll of one carrier configuration until its credential's quota resets (as `defer`), a
+   * thousand per statement: other work (carrier calls waiting for their turn) runs between them.
+   */
   async deferAllDue(accountId: number, carrierReference: string, until: Date): Promise<number> {
-    return this.repos.shipments.deferDuePollsOf(
-      accountId,
-      carrierReference,
-      this.clock.now().toISOString(),
-      spreadTimes(until.getTime(), DEFER_SPREAD_MS),
-    );
+    const now = this.clock.now().toISOString();
+    const times = spreadTimes(until.getTime(), DEFER_SPREAD_MS);
+    let deferred = 0;
+    for (;;) {
+      const done = await this.repos.shipments.deferDuePollsOf(accountId, carrierReference, now, times, DEFER_CHUNK);
+      deferred += done;
+      if (done < DEFER_CHUNK) return deferred;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Hands claimed polls back to be claimed again from `at` (spread over the next `spreadMs`), nothing counted against them. */
