@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import countries from 'i18n-iso-countries';
+import { operatingDay } from '../../core/operating-hours.js';
 import { type ClosingPeriod, type OpeningHours, type OperatingHoursCalc, WEEKDAYS } from '../../core/pudo-location.js';
 import { type CarrierPudoLocation, carrierPudoUuid } from '../booking.js';
 import { timezoneOf } from '../sdk/times.js';
@@ -115,15 +116,7 @@ export function mapLocation(value: unknown, carrierId: string, now: Date): Carri
     if (!windows) continue;
     for (const [open, close] of windows) opening_hours.push({ day_of_week: day, open_hour: open, close_hour: close });
     for (const service of services) {
-      operating_hours_calc.push({
-        service_name: service,
-        operating_day: day,
-        time_zone: timeZone,
-        first_open_hours: `${windows[0][0]}-${windows[0][1]}`,
-        second_open_hours: windows[1] ? `${windows[1][0]}-${windows[1][1]}` : null,
-        first_cutoff: null,
-        second_cutoff: null,
-      });
+      operating_hours_calc.push(operatingDay(service, day, timeZone, windows));
     }
   }
 

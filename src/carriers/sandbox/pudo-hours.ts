@@ -1,3 +1,4 @@
+import { operatingDay } from '../../core/operating-hours.js';
 import type { CutoffHours, OpeningHours, OperatingHoursCalc } from '../../core/pudo-location.js';
 import { WEEKDAYS } from '../../core/pudo-location.js';
 import type { SeededRandom } from './pudo-random.js';
@@ -55,15 +56,7 @@ export function hoursFields(
     for (const service of services) {
       const hasCutoff = service === 'drop_off' || service === 'returns';
       if (hasCutoff) cutoff_hours.push({ service, day_of_week: day, cutoff_at: cutoff });
-      operating_hours_calc.push({
-        service_name: service,
-        operating_day: day,
-        time_zone: timeZone,
-        first_open_hours: `${windows[0][0]}-${windows[0][1]}`,
-        second_open_hours: windows[1] ? `${windows[1][0]}-${windows[1][1]}` : null,
-        first_cutoff: hasCutoff ? cutoff : null,
-        second_cutoff: null,
-      });
+      operating_hours_calc.push(operatingDay(service, day, timeZone, windows, hasCutoff ? cutoff : null));
     }
   });
   return { opening_hours, cutoff_hours, operating_hours_calc };

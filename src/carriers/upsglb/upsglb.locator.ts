@@ -1,3 +1,4 @@
+import { operatingDay } from '../../core/operating-hours.js';
 import { type CutoffHours, type OpeningHours, type OperatingHoursCalc, type PudoAddress, WEEKDAYS } from '../../core/pudo-location.js';
 import { type CarrierPudoLocation, type CarrierPudoQuery, carrierPudoUuid } from '../booking.js';
 import { timezoneOf } from '../sdk/times.js';
@@ -191,15 +192,7 @@ function mapDropLocation(location: Json, carrierId: string, now: Date): CarrierP
     for (const service of services) {
       const windows = weekFor[service]?.get(day) ?? [];
       if (windows.length === 0) continue;
-      operating_hours_calc.push({
-        service_name: service,
-        operating_day: day,
-        time_zone: timeZone,
-        first_open_hours: `${windows[0][0]}-${windows[0][1]}`,
-        second_open_hours: windows[1] ? `${windows[1][0]}-${windows[1][1]}` : null,
-        first_cutoff: service === 'drop_off' ? cutoff : null,
-        second_cutoff: null,
-      });
+      operating_hours_calc.push(operatingDay(service, day, timeZone, windows, service === 'drop_off' ? cutoff : null));
     }
   }
 
