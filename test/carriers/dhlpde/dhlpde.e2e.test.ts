@@ -221,4 +221,33 @@ describe('dhlpde end to end: booking, labels, returns, pick-up points, voids', (
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().data.tracking_number).not.toBe(booked.tracking_number);
   });
+
+  it('reuses a search for an hour (shared through the database), then asks DHL again; a location found stays bookable for a week', async () => {
+    const search = (lat: string) =>
+      api('GET', '/v5/pudo-locations/', undefined, { carrier_reference: 'dhl', lat, lng: '7.0982', radius_meters: '3000', limit: '5' });
+    const first = await search('50.7341');
+    expect(first.statusCode, first.body).toBe(200);
+    const asked = server.to(LOCATIONS_PATH).length;
+    // Within ~11 m and the hour: the cached answer.
+    const near = await search('50.73412');
+    const ids = (res: typeof first) => res.json().data.map((l: { pudo_location_id: string }) => l.pudo_location_id);
+    expect(ids(near)).toEqual(ids(first));
+    expect(server.to(LOCATIONS_PATH)).toHaveLength(asked);
+
+    t.clock.advance(61 * 60_000);
+    expect((await search('50.7341')).statusCode).toBe(200);
+    expect(server.to(LOCATIONS_PATH)).toHaveLength(asked + 1);
+
+    // A week after it was last found, a location must be searched again before it is booked.
+    t.clock.advance(8 * 24 * 3_600_000);
+    const uuid = await shipment('DHL-STALE-PUDO');
+    const stale = await book({
+      shipment_uuid: uuid,
+      carrier_reference: 'dhl',
+      pudo_location_uuid: first.json().data[0].pudo_location_uuid,
+      carrier_metadata: { post_number: '12345678' },
+    });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().data.errors.pudo_location_uuid[0].standard_error_message).toMatch(/No pick-up\/drop-off location/);
+  });
 });
