@@ -1,5 +1,5 @@
 import { parseEventTime } from '../../core/event-time.js';
-import type { CarrierError, CarrierEvent, ProofOfDelivery, TrackResult } from '../carrier.js';
+import type { CarrierError, CarrierEvent, CarrierEventLocation, ProofOfDelivery, TrackResult } from '../carrier.js';
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import { eventTimeOf } from '../sdk/http-carrier.js';
@@ -50,8 +50,12 @@ function normalize(trackingNumber: string): string {
   return trackingNumber.replace(/\s+/g, '').toUpperCase();
 }
 
-/** One scan → our event; null when its time cannot be read (the scan is then left out). */
-export function mapScanEvent(scan: FedexScanEvent, options: FedexMapOptions = {}): CarrierEvent | null {
+/** One scan → our event; null when its time cannot be read (the scan is then left out). `places` keeps the places of one piece's scans. */
+export function mapScanEvent(
+  scan: FedexScanEvent,
+  options: FedexMapOptions = {},
+  places?: Map<string, CarrierEventLocation | null>,
+): CarrierEvent | null {
   if (!isPresent(scan)) return null;
   const time = fedexTime(scan.date);
   if (!time) return null;
@@ -76,11 +80,24 @@ export function mapScanEvent(scan: FedexScanEvent, options: FedexMapOptions = {}
     description,
     time,
     timezone,
-    location: scanPlace(scan.scanLocation, scan.locationId),
+    location: placeOfScan(scan, places),
     extra,
   });
   // Parsed once here and kept with the event (ordering and storing read it again).
   return eventTimeOf(event).ok ? event : null;
+}
+
+/** A scan's place, made once per distinct address among one piece's scans (a facility appears at arrival and departure). */
+function placeOfScan(scan: FedexScanEvent, places?: Map<string, CarrierEventLocation | null>): CarrierEventLocation | null {
+  if (!places) return scanPlace(scan.scanLocation, scan.locationId);
+  const address = isObject(scan.scanLocation) ? scan.scanLocation : {};
+  const key = [address.city, address.stateOrProvinceCode, address.postalCode, address.countryCode, scan.locationId].join('\u0000');
+  let place = places.get(key);
+  if (place === undefined) {
+    place = scanPlace(scan.scanLocation, scan.locationId);
+    places.set(key, place);
+  }
+  return place;
 }
 
 function errorCodeOf(piece: FedexTrackResult): string | null {
@@ -157,7 +174,8 @@ export function mapPiece(number: string, piece: FedexTrackResult, options: Fedex
     };
   }
   const scans = Array.isArray(piece.scanEvents) ? (piece.scanEvents as FedexScanEvent[]) : [];
-  const events = scans.map((scan) => mapScanEvent(scan, options)).filter((event): event is CarrierEvent => event !== null);
+  const places = new Map<string, CarrierEventLocation | null>();
+  const events = scans.map((scan) => mapScanEvent(scan, options, places)).filter((event): event is CarrierEvent => event !== null);
   const result: TrackResult = { status: 'ok', tracking_number: number, events };
   const delivered = isDelivered(piece, events);
   if (!delivered) {

@@ -41,9 +41,7 @@ const EVENT_COLUMNS = [
 const MANY_CHUNK = 64;
 /** What `insertNewOf` reads back of each stored event. */
 export interface StoredEventRef {
-  id: number;
   shipment_row_id: number;
-  sequence: number;
 }
 const manyInserts = new PreparedQueryFamily<unknown[], StoredEventRef>(16);
 
@@ -82,7 +80,7 @@ export class TrackingEventsRepository {
 
   /**
    * Inserts the events not stored yet (by de-duplication key) of many shipments at once, in few statements
-   * of fixed shapes; returns the stored ones (row id, shipment, position in the carrier's answer).
+   * of fixed shapes; returns the shipment of each one stored.
    */
   async insertNewOf(rows: readonly NewEventRow[]): Promise<StoredEventRef[]> {
     const stored: StoredEventRef[] = [];
@@ -104,7 +102,7 @@ export class TrackingEventsRepository {
               .insertInto('tracking_events')
               .values(rowsFromArgs<NewEventRow>(count, [...EVENT_COLUMNS], args))
               .onConflict((oc) => oc.columns(['shipment_row_id', 'dedupe_key']).doNothing())
-              .returning(['id', 'shipment_row_id', 'sequence']),
+              .returning('shipment_row_id'),
       );
       if (!query) throw new Error(`insertNewOf: no statement for ${count} rows`);
       for (const ref of await query.execute(this.db, ...values)) stored.push(ref);

@@ -169,11 +169,11 @@ export class TrackingService {
   ): { changes: Updateable<ShipmentsTable>; after: ShipmentRow } {
     const nowText = now.toISOString();
     const changes: Updateable<ShipmentsTable> = {};
-    /** The row as it will be once `changes` are written. */
-    let shipment: ShipmentRow = before ?? claimed;
+    /** The row as it will be once `changes` are written (a copy: `before` stays as it was read). */
+    const shipment: ShipmentRow = { ...(before ?? claimed) };
     const change = (more: Updateable<ShipmentsTable>) => {
       Object.assign(changes, more);
-      shipment = { ...shipment, ...(more as Partial<ShipmentRow>) };
+      Object.assign(shipment, more);
     };
     const done = (more: Updateable<ShipmentsTable> = {}) => {
       change(more);
