@@ -54,18 +54,36 @@ describe('POST /v5/booking/cancel/', () => {
   });
 
   it('answers a repeated cancellation with the same cancelled booking, and refuses a shipment that has no booking', async () => {
-    const uuid = await createShipment(t, acct.token, bookableShipment('CX-2'));
+    const bookedUuid = await createShipment(t, acct.token, bookableShipment('CX-2'));
     const booked = (await book({ shipment_id: 'CX-2', carrier_reference: 'sb' })).json().data;
     const first = await cancel({ shipment_id: 'CX-2' });
     expect(first.statusCode, first.body).toBe(200);
-    const second = await cancel({ booking_uuid: booked.booking_uuid });
-    expect(second.statusCode).toBe(200);
-    expect(second.json().data).toMatchObject({ booking_uuid: booked.booking_uuid, status: 'cancelled' });
+    for (const again of [{ booking_uuid: booked.booking_uuid }, { shipment_uuid: bookedUuid }]) {
+      const second = await cancel(again);
+      expect(second.statusCode).toBe(200);
+      expect(second.json().data).toMatchObject({ booking_uuid: booked.booking_uuid, status: 'cancelled' });
+    }
+
+    const uuid = await createShipment(t, acct.token, bookableShipment('CX-2B'));
 
     const none = await cancel({ shipment_uuid: uuid });
     expect(none.statusCode).toBe(400);
     expect(none.json()).toMatchObject({ api_response: '4030' });
     expect(none.json().data.errors.shipment_uuid[0].standard_error_message).toMatch(/no booking/);
+  });
+
+  it('answers two cancellations sent at once alike, and archives the booking once', async () => {
+    await createShipment(t, acct.token, bookableShipment('CX-RACE'));
+    const booked = (await book({ shipment_id: 'CX-RACE', carrier_reference: 'sb' })).json().data;
+    const both = await Promise.all([cancel({ booking_uuid: booked.booking_uuid }), cancel({ shipment_id: 'CX-RACE' })]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(both.map((r) => r.json().data.status)).toEqual(['cancelled', 'cancelled']);
+    const archived = await t.context.repos.db
+      .selectFrom('booking_cancellations')
+      .select('outcome')
+      .where('booking_uuid', '=', booked.booking_uuid)
+      .execute();
+    expect(archived).toEqual([{ outcome: 'voided' }]);
   });
 
   it("never finds another account's booking", async () => {

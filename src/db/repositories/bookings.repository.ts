@@ -42,6 +42,17 @@ export class BookingsRepository {
       .executeTakeFirst();
   }
 
+  /** The shipment's most recent cancelled booking. */
+  latestCancelledOf(shipmentRowId: number): Promise<Selectable<BookingCancellationsTable> | undefined> {
+    return this.db
+      .selectFrom('booking_cancellations')
+      .selectAll()
+      .where('shipment_row_id', '=', shipmentRowId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
   /** A cancelled booking of the account, from the archive. */
   findCancelled(accountId: number, bookingUuid: string): Promise<Selectable<BookingCancellationsTable> | undefined> {
     return this.db
@@ -52,8 +63,17 @@ export class BookingsRepository {
       .executeTakeFirst();
   }
 
-  /** Moves a booking to the archive of cancellations; its documents go with its row. */
-  async archive(booking: BookingRow, outcome: 'voided' | 'released', now: string): Promise<void> {
+  /**
+   * Moves a booking to the archive of cancellations (its documents go with its row), if it is still as it
+   * was read (`expectedStatus`); false when a concurrent request moved or removed it first.
+   */
+  async archive(booking: BookingRow, expectedStatus: string, outcome: 'voided' | 'released', now: string): Promise<boolean> {
+    const removed = await this.db
+      .deleteFrom('bookings')
+      .where('id', '=', booking.id)
+      .where('status', '=', expectedStatus)
+      .executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) return false;
     await this.db
       .insertInto('booking_cancellations')
       .values({
@@ -69,6 +89,6 @@ export class BookingsRepository {
         cancelled_at: now,
       })
       .execute();
-    await this.db.deleteFrom('bookings').where('id', '=', booking.id).execute();
+    return true;
   }
 }

@@ -61,8 +61,9 @@ export class BookingCancellations {
     const cancelled = { ...booking, status: 'cancelled', updated_at: now };
     const view = bookingView<never>(cancelled, shipment, [], null);
     const documents = await this.repos.documents.listForBooking(booking.id);
-    await this.repos.transaction(async (repos) => {
-      await repos.bookings.archive(cancelled, booking.status === 'booked' ? 'voided' : 'released', now);
+    const archived = await this.repos.transaction(async (repos) => {
+      if (!(await repos.bookings.archive(cancelled, booking.status, booking.status === 'booked' ? 'voided' : 'released', now)))
+        return false;
       if (booking.status === 'booked' && shipment.tracking_number === booking.tracking_number) {
         await repos.shipments.update(shipment.id, {
           tracking_number: null,
@@ -81,7 +82,10 @@ export class BookingCancellations {
         shipmentRowId: shipment.id,
         refs: { cancelled_booking: view },
       });
+      return true;
     });
+    // A cancellation that ran at the same time archived it first (or a lost answer's booking was settled): answer what it left.
+    if (!archived) return this.cancel(caller, { booking_uuid: booking.booking_uuid });
     // The rows went with the booking; their bytes are removed after the commit (left behind, they are only unused).
     for (const document of documents) if (document.file_key) await this.files.delete(document.file_key).catch(() => false);
     return view;
@@ -108,17 +112,17 @@ export class BookingCancellations {
     return { booking: await this.repos.bookings.findByShipment(shipment.id), shipment, field };
   }
 
-  /** A cancellation asked again answers what the first one did; a shipment never booked is an error. */
+  /** A cancellation asked again answers what the first one did (by shipment: its latest); a shipment never booked is an error. */
   private async cancelledBefore(
     caller: Caller,
     input: CancelBookingInput,
     shipment: ShipmentRow,
     field: string,
   ): Promise<CancelledBooking> {
-    if (input.booking_uuid) {
-      const archived = await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid);
-      if (archived) return bookingView<never>(JSON.parse(archived.booking) as BookingRow, shipment, [], null);
-    }
+    const archived = input.booking_uuid
+      ? await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid)
+      : await this.repos.bookings.latestCancelledOf(shipment.id);
+    if (archived) return bookingView<never>(JSON.parse(archived.booking) as BookingRow, shipment, [], null);
     throw ValidationError.at([field], 'The shipment has no booking to cancel.');
   }
 
