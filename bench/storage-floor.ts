@@ -1,17 +1,20 @@
 /**
  * What storing a first poll costs with no carrier at all: the floor under carrier-polling's CPU per polled number.
  *
- *   node --import tsx bench/storage-floor.ts [--shipments 100000] [--polls 12000] [--order random|id] [--database sqlite|postgres]
+ *   node --import tsx bench/storage-floor.ts [--shipments 100000] [--polls 12000] [--order random|id] [--repeat]
+ *     [--sql-times] [--database sqlite|postgres]
  *
  * A fresh database as the service opens it (its pragmas, the WAL checkpointer thread), the shipments seeded as
- * carrier-polling seeds them, and one FedEx answer (the in-transit fixture, mapped by the FedEx adapter's mapper:
- * 10 scans) applied to each polled shipment the way the poller does, in batches of 30 (one carrier call of
- * FedEx's): the claim's write of the lease (one statement for the batch), then `TrackingService.applyBatch` (the
- * rows locked, event keys made, the events inserted, the rows written, one commit). Nothing else runs: no HTTP,
- * no JSON, no limits. Prints the process's CPU per polled shipment (every thread, and the main thread alone)
- * and the bytes written. `--order id` polls the shipments in row order instead of a random one: the difference
- * is what scattering the writes over the tables and indexes costs. `--repeat` applies every answer once unmeasured
- * and measures the second time: a poll that brings nothing new.
+ * carrier-polling seeds them, and one FedEx answer (the in-transit fixture mapped by the FedEx adapter's mapper:
+ * 11 events) applied to each polled shipment the way the poller applies it, in batches of 30 (one FedEx call;
+ * STORAGE_FLOOR_BATCH sets another size): the claim's write of the lease (one statement for the batch), then
+ * `TrackingService.applyBatch` (the rows locked, event keys made, the events inserted, the rows written, one
+ * commit). Nothing else runs: no HTTP, no JSON, no limits. Prints the process's CPU per polled shipment (every
+ * thread, and the main thread alone) and the bytes written.
+ *
+ * `--order id` polls the shipments in row order instead of a random one: the difference is what scattering the
+ * writes over the tables and indexes costs. `--repeat` applies every answer once unmeasured and measures the
+ * second time: a poll that brings nothing new. `--sql-times` adds the time of each SQLite statement.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -27,6 +30,7 @@ import { createContext } from '../src/context.js';
 import type { ShipmentRow } from '../src/db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../src/db/schema.js';
 import { freshPostgresDatabase } from './postgres.js';
+import { StatementTimes } from './sql-timing.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,11 +39,13 @@ const { values } = parseArgs({
     order: { type: 'string', default: 'random' },
     database: { type: 'string', default: 'sqlite' },
     repeat: { type: 'boolean', default: false },
+    'sql-times': { type: 'boolean', default: false },
   },
 });
 const shipments = Number(values.shipments);
 const polls = Math.min(shipments, Number(values.polls));
-const BATCH = 30;
+const BATCH = Number(process.env.STORAGE_FLOOR_BATCH ?? 30);
+const statementTimes = values['sql-times'] && values.database === 'sqlite' ? new StatementTimes() : undefined;
 
 function cpuOfMainThread(): number | null {
   try {
@@ -149,11 +155,13 @@ try {
     }
   };
   if (values.repeat) await applyAll();
+  statementTimes?.start();
   const cpu = process.cpuUsage();
   const main = cpuOfMainThread();
   const bytes = written();
   const begin = performance.now();
   await applyAll();
+  statementTimes?.stop();
   let events = 0;
   for (const batch of batches) for (const answer of batch.answers) if (answer.status === 'ok') events += answer.events.length;
   const used = process.cpuUsage(cpu);
@@ -169,6 +177,7 @@ try {
       (bytesUsed !== null ? `, ${(bytesUsed / polls / 1024).toFixed(1)} KiB written per shipment` : '') +
       `; load average ${os.loadavg()[0].toFixed(2)}\n`,
   );
+  for (const line of statementTimes?.report(polls) ?? []) process.stdout.write(`  SQL ${line}\n`);
 } finally {
   await context.close();
   await postgres?.drop();

@@ -78,7 +78,7 @@ export class TrackingPoller implements PeriodicTask {
     options: PollerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 200;
-    this.carrierBatchSize = options.carrierBatchSize ?? 50;
+    this.carrierBatchSize = options.carrierBatchSize ?? 100;
     this.perCarrierConcurrency = options.perCarrierConcurrency ?? 4;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.waitMs = options.limitWaitMs ?? 5_000;
