@@ -37,9 +37,9 @@ import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.ser
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
 import { shipmentSerializers } from './http/shipment-reply.js';
+import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
-import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { PushSubscriber } from './jobs/push-subscriber.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';

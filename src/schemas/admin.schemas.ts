@@ -98,7 +98,7 @@ export const CarrierCatalogueEntry = Type.Object({
   base_url_overridden: Type.Boolean(),
   products: Type.Array(
     Type.Object({
-      code: Type.String({ description: 'What a shipment\'s shipping_service holds to book it' }),
+      code: Type.String({ description: "What a shipment's shipping_service holds to book it" }),
       name: Type.String(),
       types: Type.Array(Type.String(), { description: 'outbound, return' }),
       destinations: Type.Optional(Type.Array(Type.String(), { description: 'domestic, eu, international, or ISO country codes' })),

@@ -255,7 +255,11 @@ export class ReturnsService {
     const ticket = await repos.returns.findByShipment(shipment.id);
     if (!ticket || ticket.status !== RETURN_STATUS.carrierBookingPending) return null;
     const details: ReturnDetails = { ...detailsOf(ticket), booking_id: null };
-    const updated = await repos.returns.update(ticket.id, { status: RETURN_STATUS.approved, details: JSON.stringify(details), updated_at: now });
+    const updated = await repos.returns.update(ticket.id, {
+      status: RETURN_STATUS.approved,
+      details: JSON.stringify(details),
+      updated_at: now,
+    });
     await this.events.emit(repos, {
       accountId: shipment.account_id,
       type: 'return.updated',
