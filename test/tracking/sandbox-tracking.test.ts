@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 const DAY = 86_400_000;
@@ -8,7 +9,9 @@ describe('tracking through the sandbox carrier', () => {
   let acct: TestAccount;
   let n = 0;
   beforeAll(async () => {
-    t = await createTestApp();
+    // A fixed morning: the live parcel's first scan is a date without a zone, read as UTC, so a run whose
+    // moved clock put the parcel's evening (Paris) on the UTC day after would see that scan as the newest.
+    t = await createTestApp({ clock: new ManualClock(new Date('2026-11-23T08:00:00Z')) });
     acct = await t.account({ carriers: [{ carrier_reference: 'sb' }, { carrier_reference: 'live', settings: { step_seconds: 60 } }] });
   });
   afterAll(() => t.close());
