@@ -7,6 +7,7 @@ import { TEST_LIMITS, TestCarrier } from '../carriers/sdk/test-carrier.js';
 import { CarrierServer } from '../carriers/support/carrier-server.js';
 import { localToolkit } from '../carriers/support/kit.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testCarrierShipments } from './test-carrier-shipments.js';
 
 const HOUR = 3_600_000;
 
@@ -145,37 +146,7 @@ describe('quota-aware polling: scarce daily calls go to the most urgent shipment
     });
 
     it('polls four of ten due shipments, out for delivery first, and puts the others off to the reset without a failure', async () => {
-      const account = await t.account();
-      const accountId = (await t.context.accounts.require(account.accountUuid)).id;
-      await t.context.database.db
-        .insertInto('carrier_configs')
-        .values({
-          account_id: accountId,
-          carrier_reference: 'tst',
-          carrier_id: 'tstcar',
-          booking_outbound: 0,
-          booking_return: 0,
-          settings_sealed: t.context.secrets.encrypt(JSON.stringify({ client_id: 'c', client_secret: 's3cret-value' })),
-          push_token_hash: null,
-          created_at: t.clock.now().toISOString(),
-          updated_at: t.clock.now().toISOString(),
-        })
-        .execute();
-      const ids: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        const res = await t.as(account)('POST', '/v5/shipment/', {
-          shipment_id: `q-${i}`,
-          tracking_number: `TST${i}`,
-          carrier_reference: 'tst',
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const stored = await t.context.database.db
-          .selectFrom('shipments')
-          .select('id')
-          .where('shipment_id', '=', `q-${i}`)
-          .executeTakeFirstOrThrow();
-        ids.push(stored.id);
-      }
+      const { ids } = await testCarrierShipments(t, { reference: 'tst', clientId: 'c', shipmentPrefix: 'q', numberPrefix: 'TST' });
       // Two are out for delivery; everything is due now.
       await t.context.database.db
         .updateTable('shipments')
@@ -209,37 +180,12 @@ describe('quota-aware polling: scarce daily calls go to the most urgent shipment
       const narrow = new TrackingPoller(t.context.repos, registry, t.context.carrierConfigs, t.context.tracking, t.clock, t.context.log, {
         batchSize: 3,
       });
-      const account = await t.account();
-      const accountId = (await t.context.accounts.require(account.accountUuid)).id;
-      await t.context.database.db
-        .insertInto('carrier_configs')
-        .values({
-          account_id: accountId,
-          carrier_reference: 'tst',
-          carrier_id: 'tstcar',
-          booking_outbound: 0,
-          booking_return: 0,
-          settings_sealed: t.context.secrets.encrypt(JSON.stringify({ client_id: 'c2', client_secret: 's3cret-value' })),
-          push_token_hash: null,
-          created_at: t.clock.now().toISOString(),
-          updated_at: t.clock.now().toISOString(),
-        })
-        .execute();
-      const ids: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        const res = await t.as(account)('POST', '/v5/shipment/', {
-          shipment_id: `w-${i}`,
-          tracking_number: `TSW${i}`,
-          carrier_reference: 'tst',
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const stored = await t.context.database.db
-          .selectFrom('shipments')
-          .select('id')
-          .where('shipment_id', '=', `w-${i}`)
-          .executeTakeFirstOrThrow();
-        ids.push(stored.id);
-      }
+      const { ids } = await testCarrierShipments(t, {
+        reference: 'tst',
+        clientId: 'c2',
+        shipmentPrefix: 'w',
+        numberPrefix: 'TSW',
+      });
       // The urgent ones fell due last: a claim of the three oldest does not hold them.
       const now = t.clock.now().getTime();
       for (const [i, id] of ids.entries()) {

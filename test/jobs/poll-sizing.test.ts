@@ -5,6 +5,7 @@ import { TEST_LIMITS, TestCarrier } from '../carriers/sdk/test-carrier.js';
 import { CarrierServer } from '../carriers/support/carrier-server.js';
 import { localToolkit } from '../carriers/support/kit.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { testCarrierShipments } from './test-carrier-shipments.js';
 
 const HOUR = 3_600_000;
 
@@ -50,36 +51,7 @@ describe('the poller claims for a credential what its limits let it serve in a r
         sweepMs: 10 * HOUR,
       },
     );
-    const account = await t.account();
-    const accountId = (await t.context.accounts.require(account.accountUuid)).id;
-    await t.context.database.db
-      .insertInto('carrier_configs')
-      .values({
-        account_id: accountId,
-        carrier_reference: 'hourly',
-        carrier_id: 'tstcar',
-        booking_outbound: 0,
-        booking_return: 0,
-        settings_sealed: t.context.secrets.encrypt(JSON.stringify({ client_id: 'h', client_secret: 's3cret-value' })),
-        push_token_hash: null,
-        created_at: t.clock.now().toISOString(),
-        updated_at: t.clock.now().toISOString(),
-      })
-      .execute();
-    for (let i = 0; i < 10; i++) {
-      const res = await t.as(account)('POST', '/v5/shipment/', {
-        shipment_id: `h-${i}`,
-        tracking_number: `TSH${i}`,
-        carrier_reference: 'hourly',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const stored = await t.context.database.db
-        .selectFrom('shipments')
-        .select('id')
-        .where('shipment_id', '=', `h-${i}`)
-        .executeTakeFirstOrThrow();
-      ids.push(stored.id);
-    }
+    ids.push(...(await testCarrierShipments(t, { reference: 'hourly', clientId: 'h', shipmentPrefix: 'h', numberPrefix: 'TSH' })).ids);
     const now = t.clock.now().getTime();
     for (const [i, id] of ids.entries()) {
       await t.context.database.db
