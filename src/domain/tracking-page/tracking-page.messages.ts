@@ -1,10 +1,15 @@
+import { PHASE_KEYS, type PhaseKey } from '../../carriers/phases.js';
+import { type Language, LOCALES, normaliseLanguage } from '../../i18n/languages.js';
+import { formatMessage } from '../../i18n/messages.js';
+
 /**
- * The words of the public tracking page, by language. English is complete and is the fallback;
- * another language is one more entry here (a missing key falls back to English too).
+ * The words of the public tracking page in one language, from the `tracking_page.*` messages of
+ * src/i18n (a key a language lacks is in English).
  */
 export interface TrackingPageMessages {
   /** The locale dates and times are written in. */
   locale: string;
+  skipLink: string;
   pageTitle: string;
   heading: string;
   trackingNumber: string;
@@ -15,81 +20,82 @@ export interface TrackingPageMessages {
   stepCurrent: string;
   stepUpcoming: string;
   steps: Record<'info_received' | 'in_transit' | 'out_for_delivery' | 'delivered', string>;
-  phases: Record<string, string>;
+  phases: Record<PhaseKey, string>;
   noInformation: string;
   expectedDelivery: string;
-  expectedOn: string;
-  expectedBetween: string;
+  /** An expected delivery on one day (or by one time). */
+  expectedOn: (date: string) => string;
+  /** An expected delivery between two days or times. */
+  expectedBetween: (from: string, to: string) => string;
   timeline: string;
   noEvents: string;
   notices: Record<'exception' | 'return_to_sender' | 'failed_attempt' | 'available_for_pickup', string>;
   notFoundTitle: string;
   notFoundText: string;
   footer: string;
+  /** The language the words are in. */
+  language: Language;
 }
 
-const en: TrackingPageMessages = {
-  // Day before month, 24-hour clock: read the same way by most recipients outside the US.
-  locale: 'en-GB',
-  pageTitle: 'Track your parcel',
-  heading: 'Your parcel',
-  trackingNumber: 'Tracking number',
-  carrier: 'Carrier',
-  currentStatus: 'Current status',
-  progressLabel: 'Delivery progress',
-  stepDone: 'completed',
-  stepCurrent: 'current step',
-  stepUpcoming: 'not yet reached',
-  steps: {
-    info_received: 'Information received',
-    in_transit: 'In transit',
-    out_for_delivery: 'Out for delivery',
-    delivered: 'Delivered',
-  },
-  phases: {
-    info_received: 'Information received',
-    in_transit: 'In transit',
-    out_for_delivery: 'Out for delivery',
-    failed_attempt: 'Delivery attempt failed',
-    available_for_pickup: 'Ready for pickup',
-    delivered: 'Delivered',
-    exception: 'Delivery problem',
-    return_to_sender: 'Returning to sender',
-  },
-  noInformation: 'Waiting for the first update from the carrier',
-  expectedDelivery: 'Expected delivery',
-  expectedOn: '{date}',
-  expectedBetween: '{from} – {to}',
-  timeline: 'Tracking history',
-  noEvents: 'No tracking events yet. Updates appear here as soon as the carrier reports them.',
-  notices: {
-    exception: 'The carrier reported a problem with this parcel. It may arrive later than expected.',
-    return_to_sender: 'This parcel is on its way back to the sender.',
-    failed_attempt: 'The carrier could not deliver the parcel and will try again or leave instructions.',
-    available_for_pickup: 'The parcel is waiting for you at a pickup point.',
-  },
-  notFoundTitle: 'Tracking page not found',
-  notFoundText: 'There is no parcel behind this link. Check the link in your shipping notification.',
-  footer: 'Times are shown in the local time of each event where it is known.',
-};
-
-const MESSAGES: Record<string, Partial<TrackingPageMessages>> = { en };
-
-export const DEFAULT_LANGUAGE = 'en';
-
-/** The language to show: the requested one when there are messages for it, else English. */
-export function resolveLanguage(requested: unknown): string {
-  if (typeof requested !== 'string') return DEFAULT_LANGUAGE;
-  const primary = requested.trim().toLowerCase().split(/[-_]/)[0];
-  return Object.hasOwn(MESSAGES, primary) ? primary : DEFAULT_LANGUAGE;
+/** The language of a `?lang=` value: the first value naming a supported language (`de`, `de-AT`), else null. */
+export function requestedLanguage(requested: unknown): Language | null {
+  const values = Array.isArray(requested) ? requested : [requested];
+  for (const value of values) {
+    const language = typeof value === 'string' ? normaliseLanguage(value) : null;
+    if (language) return language;
+  }
+  return null;
 }
 
-export function messagesFor(language: string): TrackingPageMessages {
-  const own = MESSAGES[language] ?? {};
-  return { ...en, ...own };
+const built = new Map<Language, TrackingPageMessages>();
+
+function build(language: Language): TrackingPageMessages {
+  const t = (key: string, values?: Record<string, string>) => formatMessage(language, `tracking_page.${key}`, values);
+  const phases = Object.fromEntries(PHASE_KEYS.map((phase) => [phase, t(`phase.${phase}`)])) as Record<PhaseKey, string>;
+  return {
+    language,
+    locale: LOCALES[language],
+    skipLink: t('skip_link'),
+    pageTitle: t('page_title'),
+    heading: t('heading'),
+    trackingNumber: t('tracking_number'),
+    carrier: t('carrier'),
+    currentStatus: t('current_status'),
+    progressLabel: t('progress_label'),
+    stepDone: t('step_done'),
+    stepCurrent: t('step_current'),
+    stepUpcoming: t('step_upcoming'),
+    steps: {
+      info_received: phases.info_received,
+      in_transit: phases.in_transit,
+      out_for_delivery: phases.out_for_delivery,
+      delivered: phases.delivered,
+    },
+    phases,
+    noInformation: t('no_information'),
+    expectedDelivery: t('expected_delivery'),
+    expectedOn: (date) => t('expected_on', { date }),
+    expectedBetween: (from, to) => t('expected_between', { from, to }),
+    timeline: t('timeline'),
+    noEvents: t('no_events'),
+    notices: {
+      exception: t('notice.exception'),
+      return_to_sender: t('notice.return_to_sender'),
+      failed_attempt: t('notice.failed_attempt'),
+      available_for_pickup: t('notice.available_for_pickup'),
+    },
+    notFoundTitle: t('not_found_title'),
+    notFoundText: t('not_found_text'),
+    footer: t('footer'),
+  };
 }
 
-/** Fills `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+/** The page's words in `language` (built once per language). */
+export function messagesFor(language: Language): TrackingPageMessages {
+  let messages = built.get(language);
+  if (!messages) {
+    messages = build(language);
+    built.set(language, messages);
+  }
+  return messages;
 }

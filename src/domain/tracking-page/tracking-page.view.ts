@@ -1,8 +1,9 @@
 import { isPhaseKey, type PhaseKey } from '../../carriers/phases.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { TrackingEventRow } from '../../db/repositories/tracking-events.repository.js';
+import type { Language } from '../../i18n/languages.js';
 import { type ShownTime, showEventTime, showWindowEnd } from './local-time.js';
-import { fill, type TrackingPageMessages } from './tracking-page.messages.js';
+import type { TrackingPageMessages } from './tracking-page.messages.js';
 
 /** The steps of the progress line, in journey order. */
 export const PROGRESS_STEPS = ['info_received', 'in_transit', 'out_for_delivery', 'delivered'] as const;
@@ -28,7 +29,7 @@ export interface TrackingEventView {
  * city and country, no prices, no contact details, no identifiers of the merchant's own.
  */
 export interface TrackingPageView {
-  language: string;
+  language: Language;
   messages: TrackingPageMessages;
   trackingNumber: string | null;
   carrierName: string | null;
@@ -58,7 +59,7 @@ export function buildTrackingPageView(input: {
   shipment: ShipmentRow;
   events: TrackingEventRow[];
   carrierName: string | null;
-  language: string;
+  language: Language;
   messages: TrackingPageMessages;
 }): TrackingPageView {
   const { shipment, events, messages, language } = input;
@@ -109,9 +110,7 @@ function expectedDelivery(shipment: ShipmentRow, messages: TrackingPageMessages)
   const to = window?.to ? showWindowEnd(window.to, messages.locale) : null;
   if (!from && !to) return null;
   const label =
-    from && to && from.label !== to.label
-      ? fill(messages.expectedBetween, { from: from.label, to: to.label })
-      : fill(messages.expectedOn, { date: (from ?? to)!.label });
+    from && to && from.label !== to.label ? messages.expectedBetween(from.label, to.label) : messages.expectedOn((from ?? to)!.label);
   return { from, to, label };
 }
 

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from './html.js';
 import { renderPage } from './page-layout.js';
 
 function header(messages: TrackingPageMessages): SafeHtml {
-  return html`<a class="skip" href="#main">Skip to content</a>
+  return html`<a class="skip" href="#main">${messages.skipLink}</a>
 <header><p>${messages.pageTitle}</p></header>`;
 }
 
@@ -65,11 +65,11 @@ ${view.events.map(
 }
 
 /** The page for a reference no shipment has. */
-export function renderTrackingNotFound(language: string, messages: TrackingPageMessages): string {
+export function renderTrackingNotFound(messages: TrackingPageMessages): string {
   const body = html`${header(messages)}
 <main id="main" tabindex="-1">
 <h1>${messages.notFoundTitle}</h1>
 <p>${messages.notFoundText}</p>
 </main>`;
-  return renderPage({ language, title: messages.notFoundTitle, body });
+  return renderPage({ language: messages.language, title: messages.notFoundTitle, body });
 }

@@ -17,20 +17,24 @@ type PageRequest = { Params: { reference: string }; Querystring: { lang?: string
 /**
  * The public tracking page: `/t/{tracking_page_reference}`. The reference is a random token handed to
  * the recipient, so it is the authority: no bearer token, and nothing the recipient should not see.
+ * It speaks the reader's language (`?lang=`, the shipment's, the browser's, the recipient country's; see
+ * pageLanguage).
  */
 export const trackingPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const pages = new TrackingPageService(app.context.repos, app.context.carriers);
 
   app.get<PageRequest>('/t/:reference', { schema: { hide: true } }, async (request, reply) => {
     const { reference } = request.params;
-    const { lang } = request.query;
+    const language = { lang: request.query.lang, acceptLanguage: request.headers['accept-language'] };
     reply.headers(PAGE_SECURITY_HEADERS).headers(TRACKING_PAGE_HEADERS).type('text/html; charset=utf-8');
+    // The words may depend on the browser's languages.
+    reply.header('vary', 'accept-language');
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
-    const view = await pages.view(reference, lang);
+    const view = await pages.view(reference, language);
     if (!view) {
-      const { language, messages } = pages.messages(lang);
-      return reply.code(404).send(renderTrackingNotFound(language, messages));
+      const { messages } = pages.messages(language);
+      return reply.code(404).header('content-language', messages.language).send(renderTrackingNotFound(messages));
     }
-    return reply.send(renderTrackingPage(view));
+    return reply.header('content-language', view.language).send(renderTrackingPage(view));
   });
 };
