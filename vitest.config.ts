@@ -16,6 +16,7 @@ const slow = [
   'test/cli/backup.test.ts',
   'test/http/https.test.ts',
   'test/webhooks/webhooks.restart.test.ts',
+  'test/notifications/notifications.restart.test.ts',
 ];
 
 const unit = [

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Every environment variable the service reads, parsed and validated once. */
@@ -43,6 +44,23 @@ export interface Config {
   bookingLeaseMs: number;
   /** After SIGTERM, how long requests and jobs in flight may take before connections are cut and the process exits (ms). */
   shutdownTimeoutMs: number;
+  notifications: NotificationConfig;
+}
+
+/** The operator's side of consumer notifications (docs/notifications.md). */
+export interface NotificationConfig {
+  /** `smtp://user:pass@host:port` or `smtps://…`; null: no e-mail is sent. */
+  smtpUrl: string | null;
+  /** The default sender, `Name <address>` or an address. */
+  smtpFrom: string | null;
+  /** Connections kept open to the SMTP server (pooled). */
+  smtpPoolSize: number;
+  /** DKIM signing: all three or none. */
+  dkim: { domainName: string; keySelector: string; privateKey: string } | null;
+  /** Replaces Twilio's API base URL (tests, regional edges). */
+  twilioBaseUrl: string;
+  /** Messages one recipient gets from one account per hour at most; more wait for the next hour. */
+  recipientLimitPerHour: number;
 }
 
 export class ConfigError extends Error {}
@@ -126,7 +144,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyLeaseMs: integer(env, 'WAYBILL_IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400) * 1000,
     bookingLeaseMs: integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     shutdownTimeoutMs: integer(env, 'WAYBILL_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
+    notifications: notificationConfig(env),
   };
+}
+
+function notificationConfig(env: NodeJS.ProcessEnv): NotificationConfig {
+  const smtpUrl = optional(env, 'WAYBILL_SMTP_URL');
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('WAYBILL_SMTP_URL must start with smtp:// or smtps://');
+  const dkimDomain = optional(env, 'WAYBILL_DKIM_DOMAIN');
+  const dkimSelector = optional(env, 'WAYBILL_DKIM_SELECTOR');
+  const dkimKeyFile = optional(env, 'WAYBILL_DKIM_PRIVATE_KEY_FILE');
+  const dkimKey = optional(env, 'WAYBILL_DKIM_PRIVATE_KEY') ?? (dkimKeyFile ? readKeyFile(dkimKeyFile) : null);
+  const dkimParts = [dkimDomain, dkimSelector, dkimKey].filter((part) => part !== null).length;
+  if (dkimParts !== 0 && dkimParts !== 3) {
+    throw new ConfigError('WAYBILL_DKIM_DOMAIN, WAYBILL_DKIM_SELECTOR and WAYBILL_DKIM_PRIVATE_KEY(_FILE) must be set together');
+  }
+  return {
+    smtpUrl,
+    smtpFrom: optional(env, 'WAYBILL_SMTP_FROM'),
+    smtpPoolSize: integer(env, 'WAYBILL_SMTP_POOL_SIZE', 5, 1, 100),
+    dkim: dkimDomain && dkimSelector && dkimKey ? { domainName: dkimDomain, keySelector: dkimSelector, privateKey: dkimKey } : null,
+    twilioBaseUrl: (optional(env, 'WAYBILL_SMS_TWILIO_BASE_URL') ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+    recipientLimitPerHour: integer(env, 'WAYBILL_NOTIFICATION_RECIPIENT_LIMIT_PER_HOUR', 10, 1, 10_000),
+  };
+}
+
+function readKeyFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`WAYBILL_DKIM_PRIVATE_KEY_FILE cannot be read: ${(error as Error).message}`);
+  }
 }
 
 function connectionLimits(env: NodeJS.ProcessEnv) {

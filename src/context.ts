@@ -23,6 +23,15 @@ import { BookingsService } from './domain/bookings/bookings.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
 import { CarrierPushService } from './domain/carrier-push.service.js';
 import { DocumentsService } from './domain/documents/documents.service.js';
+import { Mailer } from './domain/notifications/email/mailer.js';
+import { MessageComposer } from './domain/notifications/message-composer.js';
+import { ReturnNotifyingSink, ShipmentNotifications } from './domain/notifications/notification-hooks.js';
+import { NotificationPlanner } from './domain/notifications/notification-planner.js';
+import { NotificationSettingsService } from './domain/notifications/notification-settings.js';
+import { NotificationsService } from './domain/notifications/notifications.service.js';
+import type { SmsProvider } from './domain/notifications/sms/sms-provider.js';
+import { twilioProvider } from './domain/notifications/sms/twilio.provider.js';
+import { SmsHooksService } from './domain/notifications/sms-hooks.service.js';
 import { PudoService } from './domain/pudo/pudo.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
 import { ReturnsInfoReader } from './domain/returns/returns-info.reader.js';
@@ -41,6 +50,7 @@ import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
+import { NotificationSendJob } from './jobs/notification-send.job.js';
 import { PushSubscriber } from './jobs/push-subscriber.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
@@ -77,6 +87,9 @@ export interface AppContext {
   labelJob: LabelRenderJob;
   webhookEndpoints: WebhookEndpointsService;
   carrierPush: CarrierPushService;
+  notificationSettings: NotificationSettingsService;
+  notifications: NotificationsService;
+  smsHooks: SmsHooksService;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -132,7 +145,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
-  const outbox = new WebhookOutbox(clock);
+  const webhookOutbox = new WebhookOutbox(clock);
+  const notificationSettings = new NotificationSettingsService(repos, secrets, config.notifications, clock);
+  const planner = new NotificationPlanner(notificationSettings, config.notifications.smtpFrom);
+  // Every event goes to webhooks; return tickets' decisions also to the consumer.
+  const outbox = new ReturnNotifyingSink(webhookOutbox, planner, () => clock.now().toISOString());
   const shipmentReader = new ShipmentReader(
     repos,
     carriers,
@@ -143,7 +160,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   );
   const shipments = new ShipmentsService(repos, outbox, clock);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
-  const trackingFollowers = new TrackingFollowers(returns, outbox);
+  const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner));
   const manualEvents = new ManualEventsService(
     repos,
     clock,
@@ -171,6 +188,27 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.allowPrivateWebhooks,
   );
   const carrierPush = new CarrierPushService(repos, carriers, carrierConfigs, tracking, clock, config.publicUrl, secrets.hookKey);
+  const twilio = twilioProvider({ baseUrl: config.notifications.twilioBaseUrl });
+  const smsProviders = new Map<string, SmsProvider>([[twilio.id, twilio as unknown as SmsProvider]]);
+  const smsProviderOf = (id: string) => smsProviders.get(id);
+  const composer = new MessageComposer(carriers, (carrierId, uuid) => pudo.find(carrierId, uuid), config.publicUrl, secrets.urlKey);
+  const notifications = new NotificationsService(repos, composer, clock);
+  const smsHooks = new SmsHooksService(repos, notificationSettings, notifications, smsProviderOf, outbox, clock);
+  const { smtpUrl } = config.notifications;
+  const mailer = smtpUrl ? new Mailer({ ...config.notifications, smtpUrl }) : null;
+  const notificationJob = new NotificationSendJob(
+    repos,
+    notificationSettings,
+    composer,
+    mailer,
+    config.notifications.smtpFrom,
+    smsProviderOf,
+    outbox,
+    clock,
+    log,
+    config.notifications.recipientLimitPerHour,
+    config.publicUrl,
+  );
   const poller = new TrackingPoller(repos, carriers, carrierConfigs, tracking, clock, log, { leaseMs: config.pollLeaseMs });
   const worker = new Worker(
     repos,
@@ -181,6 +219,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       webhookJob,
       new CarrierPushJob(carrierPush),
       new BookingReconcileJob(repos, carriers, carrierConfigs, bookingCompletion, clock),
+      notificationJob,
     ],
     [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],
     {
@@ -215,11 +254,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     labelJob,
     webhookEndpoints,
     carrierPush,
+    notificationSettings,
+    notifications,
+    smsHooks,
     worker,
     log,
     close: async () => {
       await worker.stop();
       await webhookJob.close();
+      mailer?.close();
       await labels.close();
       await carrierKit.http.close();
       await database.close();

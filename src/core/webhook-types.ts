@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'booking.created',
   'booking.cancelled',
   'document.ready',
+  'notification.sent',
+  'notification.failed',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -21,6 +23,8 @@ export interface EventRefs {
   return_ticket?: Record<string, unknown>;
   /** A cancelled booking as it was answered (its row is archived). */
   cancelled_booking?: Record<string, unknown>;
+  /** A consumer notification as it stood when it was sent or given up. */
+  notification?: Record<string, unknown>;
 }
 
 /** A domain event as services announce it, inside the transaction of the change. */

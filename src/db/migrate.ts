@@ -13,6 +13,7 @@ import * as pollDeferral from './migrations/0012_poll_deferral.js';
 import * as pushSubscriptions from './migrations/0013_push_subscriptions.js';
 import * as bookingCancellations from './migrations/0014_booking_cancellations_pudo_cache.js';
 import * as pollClaimsByConfiguration from './migrations/0015_poll_claims_by_configuration.js';
+import * as notifications from './migrations/0016_notifications.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0013_push_subscriptions': pushSubscriptions,
   '0014_booking_cancellations_pudo_cache': bookingCancellations,
   '0015_poll_claims_by_configuration': pollClaimsByConfiguration,
+  '0016_notifications': notifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

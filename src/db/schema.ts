@@ -318,6 +318,55 @@ export interface ConsoleSessionRevocationsTable {
   expires_at: string;
 }
 
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  account_id: number;
+  settings: string;
+  updated_at: string;
+}
+
+export interface NotificationTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  trigger: string;
+  channel: string;
+  language: string;
+  subject: string | null;
+  body: string;
+  updated_at: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  notification_uuid: string;
+  account_id: number;
+  shipment_row_id: number;
+  trigger: string;
+  channel: string;
+  recipient: string;
+  language: string;
+  status: string;
+  reason: string | null;
+  message_id: string;
+  provider_id: string | null;
+  attempts: Generated<number>;
+  event_at: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+export interface NotificationSuppressionsTable {
+  id: Generated<number>;
+  account_id: number;
+  channel: string;
+  recipient: string;
+  /** 0: every shipment of the account. */
+  shipment_row_id: number;
+  reason: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -340,4 +389,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  notification_settings: NotificationSettingsTable;
+  notification_templates: NotificationTemplatesTable;
+  notifications: NotificationsTable;
+  notification_suppressions: NotificationSuppressionsTable;
 }

@@ -28,6 +28,7 @@ import { adminRoutes } from './routes/admin.routes.js';
 import { carrierHookRoutes } from './routes/carrier-hooks.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
+import { notificationLinkRoutes } from './routes/notification-links.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
 import { tokenRoutes } from './routes/token.routes.js';
 import { registerSerialization } from './serialization.js';
@@ -158,6 +159,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(opsRoutes);
   await app.register(fileRoutes);
   await app.register(carrierHookRoutes);
+  await app.register(notificationLinkRoutes);
   const limiter = options.redis
     ? new RedisRateLimiter(options.redis, context.clock, options.rateLimitPrefix)
     : new MemoryRateLimiter(context.clock);

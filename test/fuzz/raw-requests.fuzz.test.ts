@@ -92,7 +92,10 @@ describe('fuzz: raw requests', () => {
     op.path
       .replace('{account_uuid}', world.acct.accountUuid)
       .replace('{webhook_uuid}', world.webhookUuid)
-      .replace('{document_uuid}', world.documentUuid);
+      .replace('{document_uuid}', world.documentUuid)
+      .replace('{trigger}', 'delivered')
+      .replace('{channel}', 'email')
+      .replace('{language}', 'de');
 
   it(
     'broken bodies and foreign content types are refused in the envelope, and change nothing',
@@ -125,7 +128,7 @@ describe('fuzz: raw requests', () => {
           const where = `${op.method} ${op.path} [${contentType}] ${body.slice(0, 200)}`;
           checkAnswer(res, {
             label: where,
-            knownFields: [...Object.keys(op.body?.properties ?? {}), ...Object.keys(op.query)],
+            knownFields: [...Object.keys(op.body?.properties ?? {}), ...Object.keys(op.query), ...Object.keys(op.params)],
             sentKeys: topKeys(body),
             bookingShape: op.path.startsWith('/v5/booking/'),
           });

@@ -6,8 +6,17 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
-/** Operator endpoints and signed download links, deliberately left out of the merchant-facing document. */
-const undocumented = [/^\/healthz$/, /^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/|$)/, /^\/files\//, /^\/t\//, /^\/console(\/|$)/];
+/** Operator endpoints, signed download and unsubscribe links, and pages, deliberately left out of the merchant-facing document. */
+const undocumented = [
+  /^\/healthz$/,
+  /^\/metrics$/,
+  /^\/openapi\.json$/,
+  /^\/docs(\/|$)/,
+  /^\/files\//,
+  /^\/t\//,
+  /^\/console(\/|$)/,
+  /^\/notifications\/unsubscribe\//,
+];
 
 interface RegisteredRoute {
   method: string;

@@ -829,7 +829,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready" | "notification.sent" | "notification.failed")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         /** @description HTTPS; must not resolve to a private or reserved address */
@@ -1023,7 +1023,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready" | "notification.sent" | "notification.failed")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         url?: string;
@@ -1498,6 +1498,84 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorEnvelope"];
                     };
                 };
+                413: components["responses"]["PayloadTooLarge"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/sms/{provider}/{account_uuid}/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An SMS provider's inbound messages (STOP, START), checked by the provider's signature */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_uuid: string;
+                    provider: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
+                413: components["responses"]["PayloadTooLarge"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/sms/{provider}/{account_uuid}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An SMS provider's delivery reports, checked by the provider's signature */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_uuid: string;
+                    provider: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                400: components["responses"]["BadRequest"];
                 413: components["responses"]["PayloadTooLarge"];
             };
         };
@@ -3731,6 +3809,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/notification/log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Messages queued, sent, failed or suppressed (and why), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    before?: number;
+                    limit?: number;
+                    shipment_uuid?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                data: {
+                                    attempts: number;
+                                    channel: string;
+                                    created_date: string;
+                                    event_date: string | null;
+                                    language: string;
+                                    message_id: string | null;
+                                    /** Format: uuid */
+                                    notification_uuid: string;
+                                    provider_message_id: string | null;
+                                    reason: string | null;
+                                    recipient: string;
+                                    sent_date: string | null;
+                                    /** Format: uuid */
+                                    shipment_uuid: string;
+                                    status: "queued" | "sent" | "failed" | "suppressed";
+                                    trigger: string;
+                                    updated_date: string;
+                                }[];
+                                next: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/notification/resend-failed-webhooks/": {
         parameters: {
             query?: never;
@@ -3777,6 +3965,581 @@ export interface paths {
                             api_response: string;
                             data: {
                                 resent: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                409: components["responses"]["IdempotencyConflict"];
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/notification/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which triggers send e-mail and SMS, from which sender, in which default language */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                default_language: string;
+                                email: {
+                                    /** @description Whether the operator configured an SMTP server */
+                                    available: boolean;
+                                    enabled: boolean;
+                                    reply_to: string | null;
+                                    sender_email: string | null;
+                                    sender_name: string | null;
+                                    triggers: string[];
+                                };
+                                max_event_age_hours: number;
+                                sms: {
+                                    enabled: boolean;
+                                    provider: string | null;
+                                    /** @description Secret settings shown as ******** when set */
+                                    settings: {
+                                        [key: string]: unknown;
+                                    };
+                                    triggers: string[];
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Replace the notification settings (SMS secrets left out or masked keep their values) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        default_language: string;
+                        email: {
+                            enabled: boolean;
+                            reply_to?: string | null;
+                            sender_email?: string | null;
+                            sender_name?: string | null;
+                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received")[];
+                        };
+                        max_event_age_hours?: number;
+                        sms: {
+                            enabled: boolean;
+                            provider?: "twilio" | null;
+                            settings?: {
+                                [key: string]: unknown;
+                            } | null;
+                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received")[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                default_language: string;
+                                email: {
+                                    /** @description Whether the operator configured an SMTP server */
+                                    available: boolean;
+                                    enabled: boolean;
+                                    reply_to: string | null;
+                                    sender_email: string | null;
+                                    sender_name: string | null;
+                                    triggers: string[];
+                                };
+                                max_event_age_hours: number;
+                                sms: {
+                                    enabled: boolean;
+                                    provider: string | null;
+                                    /** @description Secret settings shown as ******** when set */
+                                    settings: {
+                                        [key: string]: unknown;
+                                    };
+                                    triggers: string[];
+                                };
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/notification/templates/{trigger}/{channel}/{language}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A message template: the merchant's own, or the default */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    channel: "email" | "sms";
+                    language: "en" | "de" | "fr" | "nl" | "es" | "it";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                body: string;
+                                channel: string;
+                                /** @description True when it is the merchant's own, false when it is the default */
+                                custom: boolean;
+                                language: string;
+                                subject: string | null;
+                                trigger: string;
+                                variables: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /** Save a template (Liquid); a syntax error or unknown variable is a 4030 naming the field and line */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    channel: "email" | "sms";
+                    language: "en" | "de" | "fr" | "nl" | "es" | "it";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body: string;
+                        subject?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                body: string;
+                                channel: string;
+                                /** @description True when it is the merchant's own, false when it is the default */
+                                custom: boolean;
+                                language: string;
+                                subject: string | null;
+                                trigger: string;
+                                variables: string[];
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Go back to the default template */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    channel: "email" | "sms";
+                    language: "en" | "de" | "fr" | "nl" | "es" | "it";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                body: string;
+                                channel: string;
+                                /** @description True when it is the merchant's own, false when it is the default */
+                                custom: boolean;
+                                language: string;
+                                subject: string | null;
+                                trigger: string;
+                                variables: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/notification/templates/{trigger}/{channel}/{language}/preview/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a template (given, saved or default) for a shipment, or for a sample; nothing is sent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any string of 1 to 255 characters. The same key with the same request within 24 hours gets the first answer again (header Idempotent-Replayed: true); with a different request, 409. */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                };
+                path: {
+                    channel: "email" | "sms";
+                    language: "en" | "de" | "fr" | "nl" | "es" | "it";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        body?: string;
+                        /** Format: uuid */
+                        shipment_uuid?: string;
+                        subject?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                html: string | null;
+                                subject: string | null;
+                                text: string;
                             };
                         };
                     };
@@ -6775,7 +7538,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready" | "notification.sent" | "notification.failed")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         /** @description HTTPS; must not resolve to a private or reserved address */
@@ -7030,7 +7793,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         enabled?: boolean;
-                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready")[] | null;
+                        events?: ("shipment.created" | "shipment.updated" | "shipment.delivered" | "return.created" | "return.updated" | "booking.created" | "booking.cancelled" | "document.ready" | "notification.sent" | "notification.failed")[] | null;
                         /** @description Shape of the shipment in the payload */
                         format?: "v5" | "v5.2";
                         url?: string;

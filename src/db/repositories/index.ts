@@ -11,6 +11,7 @@ import { CredentialsRepository } from './credentials.repository.js';
 import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { OrdersRepository } from './orders.repository.js';
 import { PudoLocationsRepository } from './pudo-locations.repository.js';
 import { RequestReplaysRepository } from './request-replays.repository.js';
@@ -38,6 +39,7 @@ export class Repositories {
   readonly pudoCache: CarrierPudoCacheRepository;
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
+  readonly notifications: NotificationsRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -60,6 +62,7 @@ export class Repositories {
     this.pudoCache = new CarrierPudoCacheRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
+    this.notifications = new NotificationsRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

@@ -19,6 +19,8 @@ export interface JobPayloads {
   'carrier.push': { carrier_id: string; carrier_reference: string; body: unknown };
   /** A booking whose answer was lost (status `unknown`): ask the carrier whether it booked, then finish or release it. */
   'booking.reconcile': { booking_row_id: number; request: BookRequest };
+  /** One consumer notification (a row of notifications): compose it, send it, record the outcome. */
+  'notification.send': { notification_id: number };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -29,6 +31,7 @@ const KINDS: Record<JobKind, true> = {
   'webhook.deliver': true,
   'carrier.push': true,
   'booking.reconcile': true,
+  'notification.send': true,
 };
 /** Every job kind: the worker refuses to start without a handler for each. */
 export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];

@@ -22,6 +22,8 @@ export class TrackingFollowers implements ShipmentChangeListener {
   constructor(
     private readonly returns: ReturnsFollowingTracking,
     private readonly events: EventSink,
+    /** Consumer notifications: told last, in the same transaction. */
+    private readonly notifications: ShipmentChangeListener | null = null,
   ) {}
 
   async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
@@ -30,5 +32,6 @@ export class TrackingFollowers implements ShipmentChangeListener {
     if (after.status === SHIPMENT_STATUS.delivered && before.status !== SHIPMENT_STATUS.delivered) {
       await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.delivered', shipmentRowId: after.id });
     }
+    await this.notifications?.shipmentChanged(repos, before, after, now);
   }
 }

@@ -50,6 +50,7 @@ export class WebhookPayloads {
         );
       }
     }
+    if (refs.notification) body.notification = refs.notification;
     if (refs.document_row_id !== undefined) {
       const document = await this.repos.documents.findById(refs.document_row_id);
       if (document) body.document = this.documents.withUrl(document);

@@ -8,6 +8,7 @@ import { carrierDetectRoutes } from './carrier-detect.routes.js';
 import { documentRoutes } from './documents.routes.js';
 import { eventRoutes } from './events.routes.js';
 import { importRoutes } from './import.routes.js';
+import { notificationRoutes } from './notifications.routes.js';
 import { pudoRoutes } from './pudo.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
@@ -32,4 +33,5 @@ export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }>
   await app.register(documentRoutes);
   await app.register(pudoRoutes);
   await app.register(webhookRoutes);
+  await app.register(notificationRoutes);
 };

@@ -1,0 +1,175 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, NotificationSettingsTable, NotificationsTable, NotificationTemplatesTable } from '../schema.js';
+
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NotificationTemplateRow = Selectable<NotificationTemplatesTable>;
+export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
+
+/** Notification settings, templates, the message log and the suppression list; every query scoped by account. */
+export class NotificationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async settingsOf(accountId: number): Promise<NotificationSettingsRow | undefined> {
+    return this.db.selectFrom('notification_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+  }
+
+  async putSettings(accountId: number, settings: string, now: string): Promise<void> {
+    await this.db
+      .insertInto('notification_settings')
+      .values({ account_id: accountId, settings, updated_at: now })
+      .onConflict((oc) => oc.column('account_id').doUpdateSet({ settings, updated_at: now }))
+      .execute();
+  }
+
+  async templatesOf(accountId: number): Promise<NotificationTemplateRow[]> {
+    return this.db
+      .selectFrom('notification_templates')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('trigger')
+      .orderBy('channel')
+      .orderBy('language')
+      .execute();
+  }
+
+  async template(accountId: number, trigger: string, channel: string, language: string): Promise<NotificationTemplateRow | undefined> {
+    return this.db
+      .selectFrom('notification_templates')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('trigger', '=', trigger)
+      .where('channel', '=', channel)
+      .where('language', '=', language)
+      .executeTakeFirst();
+  }
+
+  async putTemplate(row: Insertable<NotificationTemplatesTable>): Promise<void> {
+    await this.db
+      .insertInto('notification_templates')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'trigger', 'channel', 'language'])
+          .doUpdateSet({ subject: row.subject ?? null, body: row.body, updated_at: row.updated_at }),
+      )
+      .execute();
+  }
+
+  async deleteTemplate(accountId: number, trigger: string, channel: string, language: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('notification_templates')
+      .where('account_id', '=', accountId)
+      .where('trigger', '=', trigger)
+      .where('channel', '=', channel)
+      .where('language', '=', language)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Adds messages to the log, skipping any whose (shipment, trigger, channel, recipient) is there already:
+   * that key is what sends a message once. Returns the rows added.
+   */
+  async insertNew(rows: ReadonlyArray<Insertable<NotificationsTable>>): Promise<NotificationRow[]> {
+    if (rows.length === 0) return [];
+    return this.db
+      .insertInto('notifications')
+      .values([...rows])
+      .onConflict((oc) => oc.columns(['shipment_row_id', 'trigger', 'channel', 'recipient']).doNothing())
+      .returningAll()
+      .execute();
+  }
+
+  async find(id: number): Promise<NotificationRow | undefined> {
+    return this.db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findByUuid(accountId: number, uuid: string): Promise<NotificationRow | undefined> {
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('notification_uuid', '=', uuid)
+      .executeTakeFirst();
+  }
+
+  /** The message an unsubscribe link names (the link's signature is the authority, not an account). */
+  async findByUuidAnyAccount(uuid: string): Promise<NotificationRow | undefined> {
+    return this.db.selectFrom('notifications').selectAll().where('notification_uuid', '=', uuid).executeTakeFirst();
+  }
+
+  async update(id: number, changes: Updateable<NotificationsTable>): Promise<void> {
+    await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
+  }
+
+  /** The account's log, newest first, optionally of one shipment; `beforeId` pages. */
+  async list(accountId: number, options: { shipmentRowId?: number; beforeId?: number; limit: number }): Promise<NotificationRow[]> {
+    let query = this.db.selectFrom('notifications').selectAll().where('account_id', '=', accountId);
+    if (options.shipmentRowId !== undefined) query = query.where('shipment_row_id', '=', options.shipmentRowId);
+    if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
+    return query.orderBy('id', 'desc').limit(options.limit).execute();
+  }
+
+  /** Messages sent to `recipient` by the account since `since` (the per-recipient limit). */
+  async sentSince(accountId: number, recipient: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('recipient', '=', recipient)
+      .where('sent_at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The message an SMS provider's id names (delivery reports). */
+  async findByProviderId(channel: string, providerId: string): Promise<NotificationRow | undefined> {
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('channel', '=', channel)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirst();
+  }
+
+  /** Records that a recipient wants no more (for one shipment, or with shipment 0 for every one of the account). */
+  async suppress(row: {
+    account_id: number;
+    channel: string;
+    recipient: string;
+    shipment_row_id: number;
+    reason: string;
+    created_at: string;
+  }) {
+    await this.db
+      .insertInto('notification_suppressions')
+      .values(row)
+      .onConflict((oc) => oc.columns(['account_id', 'channel', 'recipient', 'shipment_row_id']).doNothing())
+      .execute();
+  }
+
+  async unsuppress(accountId: number, channel: string, recipient: string, shipmentRowId: number, reason: string): Promise<void> {
+    await this.db
+      .deleteFrom('notification_suppressions')
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .where('recipient', '=', recipient)
+      .where('shipment_row_id', '=', shipmentRowId)
+      .where('reason', '=', reason)
+      .execute();
+  }
+
+  /** Why a recipient gets nothing more for a shipment (its own suppression or the account-wide one), or null. */
+  async suppression(accountId: number, channel: string, recipient: string, shipmentRowId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('notification_suppressions')
+      .select('reason')
+      .where('account_id', '=', accountId)
+      .where('channel', '=', channel)
+      .where('recipient', '=', recipient)
+      .where('shipment_row_id', 'in', [shipmentRowId, 0])
+      .orderBy('shipment_row_id')
+      .executeTakeFirst();
+    return row?.reason ?? null;
+  }
+}

@@ -1,0 +1,231 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Channel, Trigger } from '../../core/notification-triggers.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { NotificationRow } from '../../db/repositories/notifications.repository.js';
+import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { Language } from '../../i18n/languages.js';
+import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
+import { composeEmail, type MessageComposer } from './message-composer.js';
+import { defaultTemplate, type MessageTemplate, templateFor } from './message-templates.js';
+import { notificationView } from './notification.presenter.js';
+import { checkTemplate, renderTemplate, TEMPLATE_VARIABLES } from './template-engine.js';
+import { verifyUnsubscribeToken } from './unsubscribe-token.js';
+
+const VARIABLE_NAMES = Object.entries(TEMPLATE_VARIABLES).flatMap(([root, keys]) =>
+  keys === null ? [root] : keys.map((key) => `${root}.${key}`),
+);
+
+/** Merchants' templates and log, and consumers' unsubscribes. */
+export class NotificationsService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly composer: MessageComposer,
+    private readonly clock: Clock,
+  ) {}
+
+  async template(accountId: number, trigger: Trigger, channel: Channel, language: Language) {
+    const template = await templateFor(this.repos, accountId, trigger, channel, language);
+    return {
+      trigger,
+      channel,
+      language,
+      subject: template.subject,
+      body: template.body,
+      custom: template.custom,
+      variables: VARIABLE_NAMES,
+    };
+  }
+
+  /** Saves a template after checking it: a syntax error or an unknown variable is a 4030 naming the field and line. */
+  async putTemplate(
+    accountId: number,
+    trigger: Trigger,
+    channel: Channel,
+    language: Language,
+    input: { subject?: string | null; body: string },
+  ) {
+    checkOrThrow(channel, input);
+    await this.repos.notifications.putTemplate({
+      account_id: accountId,
+      trigger,
+      channel,
+      language,
+      subject: channel === 'email' ? (input.subject ?? null) : null,
+      body: input.body,
+      updated_at: this.clock.now().toISOString(),
+    });
+    this.composer.templates.drop(`${accountId}:`);
+    return this.template(accountId, trigger, channel, language);
+  }
+
+  /** Goes back to the default template. */
+  async deleteTemplate(accountId: number, trigger: Trigger, channel: Channel, language: Language) {
+    await this.repos.notifications.deleteTemplate(accountId, trigger, channel, language);
+    this.composer.templates.drop(`${accountId}:`);
+    return this.template(accountId, trigger, channel, language);
+  }
+
+  /**
+   * Renders a template (the one given, else the saved one, else the default) for a shipment of the account,
+   * or for a sample shipment when none is named. Nothing is sent or stored.
+   */
+  async preview(
+    accountId: number,
+    trigger: Trigger,
+    channel: Channel,
+    language: Language,
+    input: { shipment_uuid?: string; subject?: string | null; body?: string },
+  ) {
+    const saved = await templateFor(this.repos, accountId, trigger, channel, language);
+    const template: MessageTemplate =
+      input.body !== undefined || input.subject !== undefined
+        ? { subject: input.subject !== undefined ? input.subject : saved.subject, body: input.body ?? saved.body, custom: true }
+        : saved;
+    checkOrThrow(channel, { subject: template.subject, body: template.body });
+    const shipment = input.shipment_uuid
+      ? await this.repos.shipments.findByUuid(accountId, input.shipment_uuid)
+      : await this.sample(accountId);
+    if (!shipment) throw ValidationError.at(['shipment_uuid'], 'No shipment of this account has this uuid.');
+    const variables = await this.composer.variables(this.repos, shipment, trigger, language, randomUUID());
+    if (!input.shipment_uuid) Object.assign(variables, sampleValues(variables, trigger));
+    if (channel === 'sms') {
+      return { subject: null, text: renderTemplate(template.body, variables as unknown as Record<string, unknown>).trim(), html: null };
+    }
+    const email = await composeEmail(template, variables, language);
+    return { subject: email.subject, text: email.text, html: email.html };
+  }
+
+  /** The account's log, newest first; of one shipment when its uuid is given. */
+  async log(accountId: number, query: { shipment_uuid?: string; before?: number; limit?: number }) {
+    let shipment: ShipmentRow | undefined;
+    if (query.shipment_uuid) {
+      shipment = await this.repos.shipments.findByUuid(accountId, query.shipment_uuid);
+      if (!shipment) throw new NotFoundError('No shipment matches the identifier');
+    }
+    const limit = query.limit ?? 50;
+    const rows = await this.repos.notifications.list(accountId, { shipmentRowId: shipment?.id, beforeId: query.before, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const uuids = new Map<number, string>();
+    for (const row of page) {
+      const id = Number(row.shipment_row_id);
+      if (!uuids.has(id)) uuids.set(id, (shipment ?? (await this.repos.shipments.findById(id)))?.shipment_uuid ?? '');
+    }
+    return {
+      data: page.map((row) => notificationView(row, uuids.get(Number(row.shipment_row_id)) ?? '')),
+      next: rows.length > limit ? Number(page[page.length - 1].id) : null,
+    };
+  }
+
+  /** The message an unsubscribe token names, with its merchant's name; null when the token is not valid. */
+  async unsubscribeTarget(token: string, key: Buffer): Promise<{ row: NotificationRow; merchant: string } | null> {
+    const uuid = verifyUnsubscribeToken(token, key);
+    if (!uuid) return null;
+    const row = await this.repos.notifications.findByUuidAnyAccount(uuid);
+    if (!row) return null;
+    const account = await this.repos.accounts.findById(row.account_id);
+    return { row, merchant: account?.name ?? '' };
+  }
+
+  /** Stops messages to the recipient: for the message's shipment, or for every shipment of its merchant. */
+  async unsubscribe(row: NotificationRow, scope: 'shipment' | 'merchant'): Promise<void> {
+    await this.repos.notifications.suppress({
+      account_id: row.account_id,
+      channel: row.channel,
+      recipient: row.recipient,
+      shipment_row_id: scope === 'merchant' ? 0 : Number(row.shipment_row_id),
+      reason: 'unsubscribed',
+      created_at: this.clock.now().toISOString(),
+    });
+  }
+
+  /** A recipient's reply STOP (or a hard bounce): nothing more to them from the account. */
+  async optOut(accountId: number, channel: Channel, recipient: string, reason: 'opted_out' | 'bounced'): Promise<void> {
+    await this.repos.notifications.suppress({
+      account_id: accountId,
+      channel,
+      recipient,
+      shipment_row_id: 0,
+      reason,
+      created_at: this.clock.now().toISOString(),
+    });
+  }
+
+  /** A reply START: the recipient's account-wide opt-out is lifted. */
+  async optIn(accountId: number, channel: Channel, recipient: string): Promise<void> {
+    await this.repos.notifications.unsuppress(accountId, channel, recipient, 0, 'opted_out');
+  }
+
+  /** The newest shipment of the account, for previews without one (any shipment shows the layout). */
+  private async sample(accountId: number): Promise<ShipmentRow | undefined> {
+    return (await this.repos.shipments.list(accountId, {}, 1, null))[0] ?? placeholderShipment(accountId);
+  }
+
+  defaults(trigger: Trigger, channel: Channel, language: Language) {
+    return defaultTemplate(trigger, channel, language);
+  }
+}
+
+function checkOrThrow(channel: Channel, input: { subject?: string | null; body: string }): void {
+  const errors = new FieldErrorCollector();
+  if (channel === 'email' && input.subject) {
+    for (const problem of checkTemplate(input.subject)) errors.add(['subject'], `Line ${problem.line}: ${problem.message}`);
+  }
+  for (const problem of checkTemplate(input.body)) errors.add(['body'], `Line ${problem.line}: ${problem.message}`);
+  if (channel === 'sms' && input.subject) errors.add(['subject'], 'SMS have no subject.');
+  errors.throwIfAny();
+}
+
+/** Sample values for what a preview without a shipment lacks. */
+function sampleValues(variables: Awaited<ReturnType<MessageComposer['variables']>>, trigger: Trigger) {
+  return {
+    shipment: {
+      ...variables.shipment,
+      tracking_number: variables.shipment.tracking_number ?? '00340434161234567890',
+      carrier: variables.shipment.carrier ?? 'DHL',
+    },
+    recipient: { name: variables.recipient.name ?? 'Alex Example' },
+    pickup:
+      variables.pickup.name || trigger !== 'available_for_pickup'
+        ? variables.pickup
+        : {
+            name: 'Kiosk am Markt',
+            address: 'Marktplatz 1, 10115 Berlin',
+            opening_hours: ['Monday: 09:00–18:00', 'Saturday: 09:00–13:00'],
+          },
+    return: { return_id: variables.return.return_id ?? 'R-1001', reject_reason: variables.return.reject_reason ?? 'Item used' },
+  };
+}
+
+/** A shipment that exists only to fill a preview of an account without any. */
+function placeholderShipment(accountId: number): ShipmentRow {
+  const now = new Date(0).toISOString();
+  return {
+    id: 0,
+    account_id: accountId,
+    shipment_uuid: '00000000-0000-4000-8000-000000000000',
+    shipment_id: 'ORDER-1001',
+    tracking_number: null,
+    carrier_reference: null,
+    carrier_id: null,
+    order_row_id: null,
+    status: 'active',
+    phase_key: 'in_transit',
+    source: 'api',
+    shipment_type: null,
+    tracking_page_reference: 'preview',
+    body: '{}',
+    created_at: now,
+    updated_at: now,
+    tracking_started_at: null,
+    next_poll_at: null,
+    last_tracking_update_at: null,
+    poll_deferred_since: null,
+    push_subscribed_until: null,
+    push_retry_at: null,
+    poll_failures: 0,
+    pod_file: null,
+    collection_point: null,
+    webhook_sequence: 0,
+  };
+}
