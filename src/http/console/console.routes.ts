@@ -18,6 +18,7 @@ import {
   sessionOf,
 } from './console-session.js';
 import { errorLines, formFields } from './form-input.js';
+import { notificationConsoleRoutes } from './notifications.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 import { signInRoutes, signOutRoutes } from './sign-in.routes.js';
@@ -70,6 +71,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; ba
     await signedIn.register(shipmentRoutes);
     await signedIn.register(returnRoutes);
     await signedIn.register(webhookRoutes);
+    await signedIn.register(notificationConsoleRoutes);
   });
 };
 

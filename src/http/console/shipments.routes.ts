@@ -9,6 +9,8 @@ import { sendHtml, sessionOf } from './console-session.js';
 import { errorLines, FormInput, UUID_PATTERN } from './form-input.js';
 
 const PAGE_SIZE = 25;
+/** The newest consumer messages shown on a shipment's page (the API's log pages through all of them). */
+const NOTIFICATION_LOG_SIZE = 50;
 
 function readFilters(query: unknown): { filters: ListFilters; errors: string[] } {
   const input = new FormInput(query);
@@ -40,7 +42,7 @@ function listQuery(filters: ListFilters): ListQuery {
 
 /** Shipments: the list with the API's filters and cursor, and one shipment with its timeline and documents. */
 export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { shipmentReader, documents } = app.context;
+  const { shipmentReader, documents, notifications } = app.context;
 
   app.get('/shipments/', async (request, reply) => {
     const session = sessionOf(request);
@@ -77,6 +79,7 @@ export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!UUID_PATTERN.test(shipment_uuid)) throw new NotFoundError('No shipment matches the identifier');
     const shipment = shipmentObject(await shipmentReader.details(session.caller, { shipment_uuid }, 'v5.2'));
     const files = await documents.list(session.caller, { shipment_uuid });
+    const log = await notifications.log(session.caller.accountId, { shipment_uuid, limit: NOTIFICATION_LOG_SIZE });
     return sendHtml(
       reply,
       200,
@@ -84,6 +87,8 @@ export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         session: session.view,
         shipment,
         documents: files.map((file) => ({ ...file, download_path: file.download_url ? pathOf(file.download_url) : null })),
+        notifications: log.data,
+        moreNotifications: log.next !== null,
       }),
     );
   });

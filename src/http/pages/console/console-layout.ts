@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import { CONSOLE_CSS_PATH } from './console-styles.js';
 
-export type ConsoleSection = 'shipments' | 'returns' | 'webhooks';
+export type ConsoleSection = 'shipments' | 'returns' | 'webhooks' | 'notifications';
 
 /** What every signed-in page knows: the session's form token and the account's client id. */
 export interface ConsoleSession {
@@ -13,6 +13,7 @@ const SECTIONS: Array<[ConsoleSection, string, string]> = [
   ['shipments', 'Shipments', '/console/shipments/'],
   ['returns', 'Returns', '/console/returns/'],
   ['webhooks', 'Webhooks', '/console/webhooks/'],
+  ['notifications', 'Notifications', '/console/notifications/'],
 ];
 
 /** The hidden field every state-changing form carries. */

@@ -62,6 +62,8 @@ ul.plain li:last-child{border-bottom:0}
 .inline input{width:12rem}
 .pager{display:flex;gap:.75rem;justify-content:flex-end}
 code{font-size:.9em;overflow-wrap:anywhere}
+textarea{width:100%;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace}
+iframe.preview{width:100%;min-height:32rem;border:1px solid #d0d5dd;border-radius:.5rem;background:#fff}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `.trim();
 

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import { eventTime, pill, serviceTime } from './console-format.js';
 import { type ConsoleSession, renderConsolePage } from './console-layout.js';
+import { CHANNEL_LABELS, TRIGGER_LABELS } from './notification-settings.html.js';
 
 type Json = Record<string, any>;
 
@@ -49,6 +50,46 @@ ${
 </section>`;
 }
 
+/** A consumer message of the shipment, as the notification log lists it. */
+export interface ConsoleNotification {
+  notification_uuid: string;
+  trigger: string;
+  channel: string;
+  recipient: string;
+  status: string;
+  reason: string | null;
+  created_date: string;
+  sent_date: string | null;
+}
+
+function label(labels: Readonly<Record<string, string>>, key: string): string {
+  return Object.hasOwn(labels, key) ? labels[key] : key;
+}
+
+const NOTIFICATION_TONE: Record<string, string> = { sent: 'ok', queued: 'info', failed: 'alert', suppressed: 'alert' };
+
+function notificationsCard(entries: ConsoleNotification[], more: boolean): SafeHtml {
+  return html`<section class="card" aria-labelledby="notifications-heading">
+<h2 id="notifications-heading">Notifications <span class="muted">(messages to the recipient, newest first)</span></h2>
+${
+  entries.length === 0
+    ? html`<p class="muted">No messages. They appear here when a change of this shipment sends an e-mail or SMS (<a href="/console/notifications/">settings</a>).</p>`
+    : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">Messages to the recipient about this shipment, newest first</caption>
+<thead><tr><th scope="col">Trigger</th><th scope="col">Channel</th><th scope="col">Recipient</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Time</th></tr></thead>
+<tbody>
+${entries.map(
+  (
+    entry,
+  ) => html`<tr data-notification="${entry.notification_uuid}"><td data-trigger="${entry.trigger}">${label(TRIGGER_LABELS, entry.trigger)}</td><td>${label(CHANNEL_LABELS, entry.channel)}</td>
+<td><code>${entry.recipient}</code></td><td>${pill(entry.status, NOTIFICATION_TONE[entry.status])}</td><td>${entry.reason ?? html`<span class="muted">–</span>`}</td>
+<td>${serviceTime(entry.sent_date ?? entry.created_date)}</td></tr>
+`,
+)}</tbody></table></div>${more ? html`<p class="muted">Older messages are in the API's notification log.</p>` : ''}`
+}
+</section>`;
+}
+
 function timelineCard(events: Json[]): SafeHtml {
   return html`<section class="card" aria-labelledby="timeline-heading">
 <h2 id="timeline-heading">Timeline <span class="muted">(newest first, in local time)</span></h2>
@@ -63,8 +104,14 @@ ${
 </section>`;
 }
 
-/** One shipment: its facts, its documents (with label downloads) and its timeline. */
-export function renderShipmentPage(input: { session: ConsoleSession; shipment: Json; documents: ConsoleDocument[] }): string {
+/** One shipment: its facts, its documents (with label downloads), its timeline and the messages sent about it. */
+export function renderShipmentPage(input: {
+  session: ConsoleSession;
+  shipment: Json;
+  documents: ConsoleDocument[];
+  notifications: ConsoleNotification[];
+  moreNotifications: boolean;
+}): string {
   const s = input.shipment;
   const ret = s.returns as Json | null;
   const body = html`<p><a href="/console/shipments/">← Shipments</a></p>
@@ -92,6 +139,7 @@ ${ret ? fact('Return', html`${pill(ret.return_status)} <a href="/console/returns
 </section>
 ${documentsCard(input.documents)}
 </div>
-${timelineCard(s.all_events as Json[])}`;
+${timelineCard(s.all_events as Json[])}
+${notificationsCard(input.notifications, input.moreNotifications)}`;
   return renderConsolePage({ title: `Shipment ${s.shipment_id}`, body, session: input.session, section: 'shipments' });
 }
