@@ -55,8 +55,8 @@ function launchBrowser(): Promise<Browser> {
 }
 
 /** The service on a real HTTP server, on an ephemeral loopback port. */
-async function startServer(): Promise<{ t: TestApp; baseUrl: string }> {
-  const t = await createTestApp();
+async function startServer(env?: Record<string, string>): Promise<{ t: TestApp; baseUrl: string }> {
+  const t = await createTestApp({ env });
   const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { t, baseUrl };
 }
@@ -82,11 +82,11 @@ export interface BrowserWorld {
   sample: SampleAccount;
 }
 
-/** Starts the service with the sample merchant and Chromium before the suite, and stops both after it. */
-export function useSampleWorld(): BrowserWorld {
+/** Starts the service (with `env` added to its environment) with the sample merchant and Chromium before the suite, and stops both after it. */
+export function useSampleWorld(env?: () => Record<string, string>): BrowserWorld {
   const world = {} as BrowserWorld;
   beforeAll(async () => {
-    Object.assign(world, await startServer());
+    Object.assign(world, await startServer(env?.()));
     world.sample = await seedSampleAccount(world.t);
     world.browser = await launchBrowser();
   });
