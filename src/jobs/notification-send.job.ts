@@ -51,16 +51,25 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
     if (suppressed) return this.finish(row, shipment, { status: 'suppressed', reason: suppressed }, job.attempt);
 
     const now = this.clock.now();
-    const sent = await this.repos.notifications.sentSince(row.account_id, row.recipient, new Date(now.getTime() - 3_600_000).toISOString());
-    if (sent >= this.recipientLimitPerHour) return { result: 'defer', delayMs: 15 * 60_000 };
-
-    const settings = await this.settings.ofRecent(row.account_id);
     if (row.channel === 'sms') {
       const quietUntil = quietHoursEnd(now, await this.zoneOf(shipment));
       if (quietUntil) return { result: 'defer', delayMs: Math.max(1_000, quietUntil.getTime() - now.getTime()) };
-      return this.sendSms(row, shipment, settings, job.attempt);
     }
-    return this.sendEmail(row, shipment, settings, job.attempt);
+    const since = new Date(now.getTime() - 3_600_000).toISOString();
+    const slot = { id: Number(row.id), account_id: Number(row.account_id), recipient: row.recipient };
+    if (!(await this.repos.notifications.takeSendSlot(slot, since, this.recipientLimitPerHour, now.toISOString()))) {
+      return { result: 'defer', delayMs: 15 * 60_000 };
+    }
+    const settings = await this.settings.ofRecent(row.account_id);
+    try {
+      return row.channel === 'sms'
+        ? await this.sendSms(row, shipment, settings, job.attempt)
+        : await this.sendEmail(row, shipment, settings, job.attempt);
+    } catch (error) {
+      // Not sent: the slot is given back, and the job runs again.
+      await this.repos.notifications.update(row.id, { sent_at: null });
+      throw error;
+    }
   }
 
   private async sendEmail(row: NotificationRow, shipment: ShipmentRow, settings: NotificationSettings, attempt: number) {
@@ -113,7 +122,12 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
     delayMs?: number,
   ) {
     if (permanent || attempt >= this.maxAttempts) return this.finish(row, shipment, { status: 'failed', reason: message }, attempt);
-    await this.repos.notifications.update(row.id, { attempts: attempt, reason: message, updated_at: this.clock.now().toISOString() });
+    await this.repos.notifications.update(row.id, {
+      attempts: attempt,
+      reason: message,
+      sent_at: null,
+      updated_at: this.clock.now().toISOString(),
+    });
     this.log.warn({ notification: row.notification_uuid, attempt, error: message }, 'notification not sent; will try again');
     return { result: 'retry' as const, error: message, delayMs };
   }
@@ -124,7 +138,7 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
     const changes =
       outcome.status === 'sent'
         ? { status: 'sent', reason: null, provider_id: outcome.providerId, sent_at: now, attempts: attempt, updated_at: now }
-        : { status: outcome.status, reason: outcome.reason.slice(0, 500), attempts: attempt, updated_at: now };
+        : { status: outcome.status, reason: outcome.reason.slice(0, 500), sent_at: null, attempts: attempt, updated_at: now };
     await this.repos.transaction(async (repos) => {
       await repos.notifications.update(row.id, changes);
       if (outcome.status === 'suppressed') return;

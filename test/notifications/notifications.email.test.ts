@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { standardReturn } from '../returns/fixtures.js';
+import { Receiver } from '../webhooks/receiver.js';
 import { SmtpSink } from './smtp-sink.js';
 
 /**
@@ -17,7 +19,12 @@ describe('consumer notifications by e-mail', () => {
     smtp = await new SmtpSink().start();
     t = await createTestApp({
       clock: new ManualClock(new Date('2026-11-23T08:00:00Z')),
-      env: { WAYBILL_SMTP_URL: smtp.url, WAYBILL_SMTP_FROM: 'Parcel updates <updates@waybill.test>' },
+      env: {
+        WAYBILL_SMTP_URL: smtp.url,
+        WAYBILL_SMTP_FROM: 'Parcel updates <updates@waybill.test>',
+        WAYBILL_NOTIFICATION_RECIPIENT_LIMIT_PER_HOUR: '4',
+        WAYBILL_ALLOW_PRIVATE_WEBHOOKS: 'true',
+      },
     });
     acct = await t.account({
       features: ['returns'],
@@ -252,5 +259,105 @@ describe('consumer notifications by e-mail', () => {
     expect(res.statusCode).toBe(404);
     const template = await t.call(other.token, 'GET', '/v5/notification/templates/delivered/email/de/');
     expect(template.json().data.custom).toBe(false);
+  });
+
+  const defaults = ['out_for_delivery', 'available_for_pickup', 'failed_attempt', 'exception', 'delivered'];
+  const setTriggers = async (triggers: string[]) => {
+    const res = await api('PUT', '/v5/notification/settings/', {
+      email: { enabled: true, triggers },
+      sms: { enabled: false, triggers: [] },
+      default_language: 'en',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it('late history (a failed attempt, then an exception, in the first poll) sends only the latest', async () => {
+    const { shipmentUuid } = await track('WB6100001', 'gil@example.com');
+    await work();
+    const entries = await log(shipmentUuid);
+    expect(entries.map((e: { trigger: string }) => e.trigger)).toEqual(['exception']);
+    expect(smtp.to('gil@example.com')).toHaveLength(1);
+  });
+
+  it('sends nothing for a change whose event is older than the account allows, and says why', async () => {
+    const res = await api('POST', '/v5/shipment/', { shipment_id: 'ntf-old', notification_email: ['hal@example.com'] });
+    const shipmentUuid = res.json().data.shipment_uuid;
+    const old = new Date(t.clock.now().getTime() - 72 * 3_600_000).toISOString();
+    const event = await api('POST', '/v5/events/create/', {
+      shipment_id: 'ntf-old',
+      events: [{ event: 'Delivered', event_key: 'delivered', time: old }],
+    });
+    expect(event.statusCode, event.body).toBe(200);
+    await work();
+    expect(await log(shipmentUuid)).toMatchObject([{ trigger: 'delivered', status: 'suppressed', reason: 'event_too_old' }]);
+    expect(smtp.to('hal@example.com')).toHaveLength(0);
+  });
+
+  it('tells the consumer a return was approved, once, and the log and webhooks say it was sent', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const hook = await api('POST', '/v5/webhooks/', { url: receiver.url, events: ['notification.sent', 'notification.failed'] });
+      expect(hook.statusCode, hook.body).toBe(201);
+      await setTriggers([...defaults, 'return_approved', 'return_rejected']);
+      const body = standardReturn('ntf-ret-1');
+      const created = await api('POST', '/v5/return/', {
+        ...body,
+        shipment: { ...body.shipment, notification_email: ['ivy@example.com'] },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const shipmentUuid = created.json().data.shipment.shipment_uuid;
+      const returnUuid = created.json().data.return_ticket.return_uuid;
+      await work();
+      expect(smtp.to('ivy@example.com')).toHaveLength(0);
+      const approved = await api('POST', '/v5/return/update/', { return_uuid: returnUuid, return_status: 'approved' });
+      expect(approved.statusCode, approved.body).toBe(200);
+      await work();
+      // Approved again after a cancelled booking would be the same trigger: it is not sent twice.
+      await work();
+      const mails = smtp.to('ivy@example.com');
+      expect(mails).toHaveLength(1);
+      expect(mails[0].mail.text).toContain('RMA-ntf-ret-1');
+      const [entry] = await log(shipmentUuid);
+      expect(entry).toMatchObject({ trigger: 'return_approved', status: 'sent' });
+      for (let i = 0; i < 4; i++) {
+        await t.context.worker.drain();
+        t.clock.advance(1_000);
+      }
+      const [sent] = receiver.ofType('notification.sent').filter((m) => m.json.notification?.recipient === 'ivy@example.com');
+      expect(sent.json).toMatchObject({
+        type: 'notification.sent',
+        data: { shipment_uuid: shipmentUuid },
+        notification: {
+          notification_uuid: entry.notification_uuid,
+          trigger: 'return_approved',
+          status: 'sent',
+          message_id: entry.message_id,
+        },
+      });
+    } finally {
+      await setTriggers(defaults);
+      await receiver.stop();
+    }
+  });
+
+  it('holds messages beyond the per-recipient limit until the hour has passed', async () => {
+    const uuids: string[] = [];
+    for (let i = 0; i < 5; i++) uuids.push((await track(`WB41100${i}`, 'jo@example.com')).shipmentUuid);
+    await work();
+    expect(smtp.to('jo@example.com')).toHaveLength(4);
+    t.clock.advance(61 * 60_000);
+    await work();
+    expect(smtp.to('jo@example.com')).toHaveLength(5);
+    for (const uuid of uuids) expect((await log(uuid))[0].status).toBe('sent');
+  });
+
+  it('refuses an invalid address or number on the notification lists, naming the position', async () => {
+    const email = await api('POST', '/v5/shipment/', { shipment_id: 'ntf-bad', notification_email: ['ok@example.com', 'not-an-address'] });
+    expect(email.statusCode).toBe(400);
+    expect(email.json().errors).toEqual({ notification_email: { 1: ['Enter a valid email address.'] } });
+    const phone = await api('POST', '/v5/shipment/', { shipment_id: 'ntf-bad', notification_phone: ['12'] });
+    expect(phone.statusCode).toBe(400);
+    expect(phone.json().errors).toEqual({ notification_phone: { 0: [expect.any(String)] } });
+    expect((await api('GET', '/v5/shipment/details/', undefined, { shipment_id: 'ntf-bad' })).statusCode).toBe(404);
   });
 });

@@ -145,4 +145,28 @@ describe('consumer notifications by SMS', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.sms.settings).toMatchObject({ account_sid: [expect.any(String)], from: [expect.any(String)] });
   });
+
+  it('marks a message failed on a signed delivery report, and a permanent one stops further SMS to that number', async () => {
+    const uuid = await track('WB4200006', '+49 151 2345 0006');
+    await work();
+    const [sent] = twilio.messages.filter((m) => m.to === '+4915123450006');
+    const path = `/notifications/sms/twilio/${acct.accountUuid}/status`;
+    const params = { MessageSid: sent.sid, MessageStatus: 'undelivered', ErrorCode: '30006', AccountSid: twilio.accountSid, To: sent.to };
+    const report = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signInbound(`https://waybill.test${path}`, params, twilio.authToken),
+      },
+      payload: new URLSearchParams(params).toString(),
+    });
+    expect(report.statusCode).toBe(200);
+    const [entry] = await log(uuid);
+    expect(entry).toMatchObject({ status: 'failed', provider_message_id: sent.sid });
+    expect(entry.reason).toMatch(/^30006/);
+    const next = await track('WB4200007', '+49 151 2345 0006');
+    await work();
+    expect((await log(next))[0]).toMatchObject({ status: 'suppressed', reason: 'bounced' });
+  });
 });

@@ -62,7 +62,7 @@ export class Repositories {
     this.pudoCache = new CarrierPudoCacheRepository(db);
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
-    this.notifications = new NotificationsRepository(db);
+    this.notifications = new NotificationsRepository(db, dialect);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

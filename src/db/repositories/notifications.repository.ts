@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
+import type { DialectName } from '../connection.js';
 import type { Database, NotificationSettingsTable, NotificationsTable, NotificationTemplatesTable } from '../schema.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -7,7 +8,10 @@ export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
 
 /** Notification settings, templates, the message log and the suppression list; every query scoped by account. */
 export class NotificationsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   async settingsOf(accountId: number): Promise<NotificationSettingsRow | undefined> {
     return this.db.selectFrom('notification_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
@@ -110,16 +114,36 @@ export class NotificationsRepository {
     return query.orderBy('id', 'desc').limit(options.limit).execute();
   }
 
-  /** Messages sent to `recipient` by the account since `since` (the per-recipient limit). */
-  async sentSince(accountId: number, recipient: string, since: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('notifications')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .where('recipient', '=', recipient)
-      .where('sent_at', '>=', since)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /**
+   * Takes one of the recipient's sends for the hour (the per-recipient limit): marks the message as being sent
+   * (`sent_at`) only while fewer than `limit` messages of the account to that recipient were sent or are being
+   * sent since `since`. One statement, under a lock on the recipient on PostgreSQL, so that workers sending
+   * at once cannot all take the last one. False: the limit is reached.
+   */
+  async takeSendSlot(row: { id: number; account_id: number; recipient: string }, since: string, limit: number, now: string) {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') {
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`notify:${row.account_id}:${row.recipient}`}))`.execute(trx);
+      }
+      const taken = await trx
+        .updateTable('notifications')
+        .set({ sent_at: now })
+        .where('id', '=', row.id)
+        .where(
+          (eb) =>
+            eb
+              .selectFrom('notifications as other')
+              .select((inner) => inner.fn.countAll<number>().as('n'))
+              .where('other.account_id', '=', row.account_id)
+              .where('other.recipient', '=', row.recipient)
+              .where('other.sent_at', '>=', since)
+              .where('other.id', '!=', row.id),
+          '<',
+          limit,
+        )
+        .executeTakeFirst();
+      return Number(taken.numUpdatedRows) > 0;
+    });
   }
 
   /** The message an SMS provider's id names (delivery reports). */
