@@ -10,6 +10,7 @@ import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
 import { mixed } from './scenarios/mixed.js';
+import { notificationDelivery } from './scenarios/notifications.js';
 import { pudoSearch } from './scenarios/pudo.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
@@ -26,6 +27,7 @@ const scenarios: Scenario[] = [
   trackingClaim,
   carrierPolling,
   webhookDelivery,
+  notificationDelivery,
   shipmentImport,
   labels,
   pudoSearch,
