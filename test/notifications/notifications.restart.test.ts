@@ -1,29 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usingPostgres } from '../helpers/app.js';
+import { freePort, startWaybill, stopWaybill, type WaybillProcess, waitFor, waitHealthy } from '../scale/processes.js';
 import { SmtpSink } from './smtp-sink.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-function startService(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), 'start'], {
-    cwd: root,
-    env: { ...process.env, ...env, LOG_LEVEL: 'warn', WAYBILL_BANNER: 'false' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await Promise.resolve(check()).catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('timed out');
-}
 
 /**
  * The real service as a child process, killed with SIGKILL while its SMTP server holds messages unanswered:
@@ -33,19 +14,19 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_0
 describe.skipIf(usingPostgres)('consumer e-mail across a SIGKILL mid-send', () => {
   let smtp: SmtpSink;
   let dataDir: string;
-  let child: ChildProcess | null = null;
+  let service: WaybillProcess | null = null;
   beforeAll(async () => {
     smtp = await new SmtpSink().start();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-notify-crash-'));
   });
   afterAll(async () => {
-    child?.kill('SIGKILL');
+    if (service) await stopWaybill(service, 'SIGKILL');
     await smtp.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('sends every message at least once, with one Message-ID each, and no duplicate after a clean run', async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const env = {
       WAYBILL_DATA_DIR: dataDir,
       PORT: String(port),
@@ -62,8 +43,8 @@ describe.skipIf(usingPostgres)('consumer e-mail across a SIGKILL mid-send', () =
         body: body ? JSON.stringify(body) : undefined,
       }).then((r) => r.json());
 
-    child = startService(env);
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok);
+    service = startWaybill(['start'], env);
+    await waitHealthy(base, service);
     const account = await admin('POST', '/accounts/', { name: 'Fleur & Co' });
     const creds = await admin('POST', `/accounts/${account.account_uuid}/credentials/`);
     await admin('POST', `/accounts/${account.account_uuid}/carrier-configs/`, { carrier_id: 'sandbx', carrier_reference: 'sb' });
@@ -94,14 +75,13 @@ describe.skipIf(usingPostgres)('consumer e-mail across a SIGKILL mid-send', () =
       expect(res.status).toBe(200);
     }
     // At least one message is on the wire, unanswered, when the process dies.
-    await waitFor(() => smtp.stalled.length > 0);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child?.once('exit', resolve));
+    await waitFor('a message on the wire', () => smtp.stalled.length > 0);
+    await stopWaybill(service, 'SIGKILL');
     const caught = [...smtp.stalled];
     smtp.stall = false;
 
-    child = startService(env);
-    await waitFor(() => recipients.every((r) => smtp.to(r).length > 0), 60_000);
+    service = startWaybill(['start'], env);
+    await waitFor('every message sent', () => recipients.every((r) => smtp.to(r).length > 0), 60_000);
     for (const mail of caught) {
       const [resent] = smtp.to(mail.to[0]);
       expect(resent.mail.messageId).toBe(mail.mail.messageId);
@@ -111,8 +91,7 @@ describe.skipIf(usingPostgres)('consumer e-mail across a SIGKILL mid-send', () =
     for (const r of recipients) expect(smtp.to(r)).toHaveLength(1);
     const ids = recipients.map((r) => smtp.to(r)[0].mail.messageId);
     expect(new Set(ids).size).toBe(recipients.length);
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child?.once('exit', resolve));
-    child = null;
+    await stopWaybill(service);
+    service = null;
   }, 120_000);
 });
