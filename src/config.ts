@@ -151,6 +151,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function notificationConfig(env: NodeJS.ProcessEnv): NotificationConfig {
   const smtpUrl = optional(env, 'WAYBILL_SMTP_URL');
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new ConfigError('WAYBILL_SMTP_URL must start with smtp:// or smtps://');
+  if ((smtpUrl === null) !== (optional(env, 'WAYBILL_SMTP_FROM') === null)) {
+    throw new ConfigError('WAYBILL_SMTP_URL and WAYBILL_SMTP_FROM must be set together (the SMTP server and the default sender)');
+  }
   const dkimDomain = optional(env, 'WAYBILL_DKIM_DOMAIN');
   const dkimSelector = optional(env, 'WAYBILL_DKIM_SELECTOR');
   const dkimKeyFile = optional(env, 'WAYBILL_DKIM_PRIVATE_KEY_FILE');

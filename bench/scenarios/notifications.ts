@@ -131,7 +131,11 @@ export const notificationDelivery: Scenario = {
 
       // Baseline: the same message, composed once, sent as many times through the same transport and pool.
       sink.arrivals.clear();
-      const config = loadConfig({ WAYBILL_SMTP_URL: smtpUrl, WAYBILL_SMTP_POOL_SIZE: String(POOL) }).notifications;
+      const config = loadConfig({
+        WAYBILL_SMTP_URL: smtpUrl,
+        WAYBILL_SMTP_FROM: 'Bench <bench@waybill.test>',
+        WAYBILL_SMTP_POOL_SIZE: String(POOL),
+      }).notifications;
       const mailer = new Mailer({ ...config, smtpUrl });
       const sample = await context.notifications.preview(row.id, 'out_for_delivery', 'email', 'en', {});
       const direct: number[] = [];

@@ -15,8 +15,8 @@ export interface ReturnsFollowingTracking {
 
 /**
  * What follows a tracking change (carrier polls, pushed updates, manual events): a return shipment's ticket
- * moves with its status or phase, the change is announced as shipment.updated, and arriving at delivered is
- * announced on its own as shipment.delivered.
+ * moves with its status or phase, the change is announced as shipment.updated, arriving at delivered is
+ * announced on its own as shipment.delivered, and the consumer is notified of a new phase.
  */
 export class TrackingFollowers implements ShipmentChangeListener {
   constructor(
