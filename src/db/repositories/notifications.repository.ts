@@ -121,11 +121,8 @@ export class NotificationsRepository {
    * at once cannot all take the last one. False: the limit is reached.
    */
   async takeSendSlot(row: { id: number; account_id: number; recipient: string }, since: string, limit: number, now: string) {
-    return this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') {
-        await sql`SELECT pg_advisory_xact_lock(hashtext(${`notify:${row.account_id}:${row.recipient}`}))`.execute(trx);
-      }
-      const taken = await trx
+    const take = async (db: Kysely<Database>) => {
+      const taken = await db
         .updateTable('notifications')
         .set({ sent_at: now })
         .where('id', '=', row.id)
@@ -143,6 +140,12 @@ export class NotificationsRepository {
         )
         .executeTakeFirst();
       return Number(taken.numUpdatedRows) > 0;
+    };
+    // SQLite runs one writing statement at a time: the statement alone is enough.
+    if (this.dialect !== 'postgres') return take(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`notify:${row.account_id}:${row.recipient}`}))`.execute(trx);
+      return take(trx);
     });
   }
 
