@@ -235,3 +235,9 @@ export function shipmentBody(runId: string, sequence: number, trackingPrefix = '
     ],
   };
 }
+
+/** Waits until `done()` holds, looking every 20 ms, for at most `timeoutMs` (then returns anyway). */
+export async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}

@@ -7,17 +7,12 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import type { Caller } from '../../src/domain/auth.service.js';
 import { Mailer } from '../../src/domain/notifications/email/mailer.js';
-import { envInteger, latencyMeasurement } from '../fixtures.js';
+import { envInteger, latencyMeasurement, waitFor } from '../fixtures.js';
 import type { Scenario, ScenarioResult } from '../harness.js';
 
 const GOAL_PER_SECOND = 500;
 const GOAL_P99_MS = 2_000;
 const POOL = envInteger('NOTIFICATION_SMTP_POOL', 5);
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
 
 /** The SMTP server of bench/smtp-sink.ts in a child process, and when each recipient's first message arrived. */
 async function startSink(): Promise<{ port: number; arrivals: Map<string, number>; bytes: number[]; close(): Promise<void> }> {

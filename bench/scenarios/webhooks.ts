@@ -8,16 +8,11 @@ import { request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import type { Caller } from '../../src/domain/auth.service.js';
-import { envInteger, latencyMeasurement } from '../fixtures.js';
+import { envInteger, latencyMeasurement, waitFor } from '../fixtures.js';
 import type { Scenario, ScenarioResult } from '../harness.js';
 
 const GOAL_PER_SECOND = 2_000;
 const GOAL_P99_MS = 1_000;
-
-async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
 
 /** A receiver on loopback that answers 200 at once and notes when each event arrived. */
 async function startReceiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): Promise<void> }> {

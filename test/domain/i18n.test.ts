@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TRIGGERS } from '../../src/core/notification-triggers.js';
 import {
   isLanguage,
   LANGUAGES,
@@ -19,20 +20,6 @@ import {
   messageArguments,
   messageKeys,
 } from '../../src/i18n/messages.js';
-
-const TRIGGERS = [
-  'info_received',
-  'in_transit',
-  'out_for_delivery',
-  'available_for_pickup',
-  'failed_attempt',
-  'exception',
-  'delivered',
-  'return_to_sender',
-  'return_approved',
-  'return_rejected',
-  'return_received',
-];
 
 const COMMON_KEYS = [
   'notification.common.track_button',

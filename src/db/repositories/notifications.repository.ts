@@ -106,12 +106,20 @@ export class NotificationsRepository {
     await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
   }
 
-  /** The account's log, newest first, optionally of one shipment; `beforeId` pages. */
-  async list(accountId: number, options: { shipmentRowId?: number; beforeId?: number; limit: number }): Promise<NotificationRow[]> {
-    let query = this.db.selectFrom('notifications').selectAll().where('account_id', '=', accountId);
-    if (options.shipmentRowId !== undefined) query = query.where('shipment_row_id', '=', options.shipmentRowId);
-    if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
-    return query.orderBy('id', 'desc').limit(options.limit).execute();
+  /** The account's log, newest first, each entry with its shipment's uuid, optionally of one shipment; `beforeId` pages. */
+  async list(
+    accountId: number,
+    options: { shipmentRowId?: number; beforeId?: number; limit: number },
+  ): Promise<Array<NotificationRow & { shipment_uuid: string }>> {
+    let query = this.db
+      .selectFrom('notifications')
+      .innerJoin('shipments', 'shipments.id', 'notifications.shipment_row_id')
+      .selectAll('notifications')
+      .select('shipments.shipment_uuid')
+      .where('notifications.account_id', '=', accountId);
+    if (options.shipmentRowId !== undefined) query = query.where('notifications.shipment_row_id', '=', options.shipmentRowId);
+    if (options.beforeId !== undefined) query = query.where('notifications.id', '<', options.beforeId);
+    return query.orderBy('notifications.id', 'desc').limit(options.limit).execute();
   }
 
   /**

@@ -7,7 +7,7 @@ import type { ShipmentRow } from '../../db/repositories/shipments.repository.js'
 import type { Language } from '../../i18n/languages.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { composeEmail, type MessageComposer } from './message-composer.js';
-import { defaultTemplate, type MessageTemplate, templateFor } from './message-templates.js';
+import { type MessageTemplate, templateFor } from './message-templates.js';
 import { notificationView } from './notification.presenter.js';
 import { checkTemplate, renderTemplate, TEMPLATE_VARIABLES } from './template-engine.js';
 import { verifyUnsubscribeToken } from './unsubscribe-token.js';
@@ -106,13 +106,8 @@ export class NotificationsService {
     const limit = query.limit ?? 50;
     const rows = await this.repos.notifications.list(accountId, { shipmentRowId: shipment?.id, beforeId: query.before, limit: limit + 1 });
     const page = rows.slice(0, limit);
-    const uuids = new Map<number, string>();
-    for (const row of page) {
-      const id = Number(row.shipment_row_id);
-      if (!uuids.has(id)) uuids.set(id, (shipment ?? (await this.repos.shipments.findById(id)))?.shipment_uuid ?? '');
-    }
     return {
-      data: page.map((row) => notificationView(row, uuids.get(Number(row.shipment_row_id)) ?? '')),
+      data: page.map((row) => notificationView(row, row.shipment_uuid)),
       next: rows.length > limit ? Number(page[page.length - 1].id) : null,
     };
   }
@@ -159,10 +154,6 @@ export class NotificationsService {
   /** The newest shipment of the account, for previews without one (any shipment shows the layout). */
   private async sample(accountId: number): Promise<ShipmentRow | undefined> {
     return (await this.repos.shipments.list(accountId, {}, 1, null))[0] ?? placeholderShipment(accountId);
-  }
-
-  defaults(trigger: Trigger, channel: Channel, language: Language) {
-    return defaultTemplate(trigger, channel, language);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMobileCapable, toE164 } from '../../../src/domain/notifications/sms/phone.js';
+import { toE164 } from '../../../src/domain/notifications/sms/phone.js';
 
 describe('toE164', () => {
   it.each([
@@ -29,16 +29,5 @@ describe('toE164', () => {
     [`+49${'1'.repeat(80)}`, undefined],
   ])('%s (%s) → null', (text, country) => {
     expect(toE164(text, country)).toBeNull();
-  });
-});
-
-describe('isMobileCapable', () => {
-  it('is true for mobile ranges and the North American plan, false for fixed lines, null when unknown', () => {
-    expect(isMobileCapable('+4915123456789')).toBe(true);
-    expect(isMobileCapable('+33612345678')).toBe(true);
-    expect(isMobileCapable('+12015550123')).toBe(true);
-    expect(isMobileCapable('+493012345678')).toBe(false);
-    expect(isMobileCapable('+498001234567')).toBeNull();
-    expect(isMobileCapable('12345')).toBeNull();
   });
 });

@@ -31,28 +31,3 @@ export function toE164(text: string, defaultCountry?: string | null): string | n
   if (!phone || phone.ext || !phone.isValid()) return null;
   return phone.number;
 }
-
-/**
- * Whether a valid number can receive SMS as far as its numbering plan tells: true for mobile ranges (and
- * the US/Canada plan, where mobile and fixed lines share ranges), false for fixed lines, premium-rate,
- * shared-cost, pager, voicemail and UAN ranges, null when the plan does not say (VoIP, toll-free, personal
- * numbers) or the number is not valid (or has an extension). Ported numbers keep their range, so this is a hint, not a check.
- */
-export function isMobileCapable(text: string, defaultCountry?: string | null): boolean | null {
-  const phone = parse(text, defaultCountry);
-  if (!phone || phone.ext || !phone.isValid()) return null;
-  switch (phone.getType()) {
-    case 'MOBILE':
-    case 'FIXED_LINE_OR_MOBILE':
-      return true;
-    case 'FIXED_LINE':
-    case 'PREMIUM_RATE':
-    case 'SHARED_COST':
-    case 'PAGER':
-    case 'VOICEMAIL':
-    case 'UAN':
-      return false;
-    default:
-      return null;
-  }
-}
