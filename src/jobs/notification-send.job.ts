@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { timezoneOf } from '../carriers/sdk/times.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { NotificationRow } from '../db/repositories/notifications.repository.js';
@@ -9,7 +8,7 @@ import type { MessageComposer } from '../domain/notifications/message-composer.j
 import { notificationView } from '../domain/notifications/notification.presenter.js';
 import { NOTIFICATION_MAX_ATTEMPTS } from '../domain/notifications/notification-planner.js';
 import type { NotificationSettings, NotificationSettingsService } from '../domain/notifications/notification-settings.js';
-import { quietHoursEnd } from '../domain/notifications/quiet-hours.js';
+import { quietHoursEnd, timeZoneOfCountry } from '../domain/notifications/quiet-hours.js';
 import type { SmsProvider } from '../domain/notifications/sms/sms-provider.js';
 import type { EventSink } from '../domain/webhooks/webhook-outbox.js';
 import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
@@ -156,7 +155,7 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
   private async zoneOf(shipment: ShipmentRow): Promise<string | null> {
     const body = JSON.parse(shipment.body) as { recipient_address?: { country_code?: string; state_or_province?: string } | null };
     const address = body.recipient_address;
-    const zone = timezoneOf(address?.country_code ?? null, address?.state_or_province ?? null);
+    const zone = timeZoneOfCountry(address?.country_code ?? null, address?.state_or_province ?? null);
     if (zone) return zone;
     return (await this.repos.events.latestWithPhase(shipment.id))?.timezone ?? null;
   }

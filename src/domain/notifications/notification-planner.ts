@@ -35,10 +35,12 @@ export class NotificationPlanner {
     now: string,
     options: { eventAt?: string | null } = {},
   ): Promise<number> {
+    const body = JSON.parse(shipment.body) as ShipmentBody;
+    // Most changes on a poll's hot path are of shipments nobody subscribed to: no settings read for them.
+    if (!body.notification_email?.length && !body.notification_phone?.length) return 0;
     const settings = await this.settings.of(shipment.account_id, repos);
     const channels = this.settings.channelsFor(settings, trigger);
     if (channels.length === 0) return 0;
-    const body = JSON.parse(shipment.body) as ShipmentBody;
     const recipients = recipientsOf(body, channels);
     if (recipients.length === 0) return 0;
 

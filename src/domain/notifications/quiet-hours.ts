@@ -61,6 +61,6 @@ export function quietHoursEnd(now: Date, timeZone: string | null, { startHour = 
  * end at 07:00 local instead of 08:00 and begin at 20:00 instead of 21:00.
  * France and the Netherlands are their European zones; their overseas territories have their own ISO codes.
  */
-export function timeZoneOfCountry(countryCode: string | null | undefined): string | null {
-  return timezoneOf(countryCode, null, { mainland: true });
+export function timeZoneOfCountry(countryCode: string | null | undefined, region: string | null = null): string | null {
+  return timezoneOf(countryCode, region, { mainland: true });
 }
