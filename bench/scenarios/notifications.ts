@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -9,6 +10,7 @@ import type { Caller } from '../../src/domain/auth.service.js';
 import { Mailer } from '../../src/domain/notifications/email/mailer.js';
 import { envInteger, latencyMeasurement, waitFor } from '../fixtures.js';
 import type { Scenario, ScenarioResult } from '../harness.js';
+import { StatementTimes } from '../sql-timing.js';
 
 const GOAL_PER_SECOND = 500;
 const GOAL_P99_MS = 2_000;
@@ -41,6 +43,24 @@ async function startSink(): Promise<{ port: number; arrivals: Map<string, number
   };
 }
 
+/** NOTIFICATION_CPU_PROF_DIR=dir: a CPU profile of the drain (this process: the worker and its sends) is written there. */
+async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
+  const dir = process.env.NOTIFICATION_CPU_PROF_DIR;
+  if (!dir) return null;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, `notifications-drain-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 /**
  * NOTIFICATION_EMAILS shipments (default 3,000) with a consumer address each, moved to "out for delivery" by a
  * manual event, each causing one e-mail composed from the default template (MJML layout, Liquid, ICU
@@ -54,6 +74,8 @@ export const notificationDelivery: Scenario = {
   description: 'consumer e-mails from a phase change to a local SMTP server (SQLite) vs direct pooled sends',
   async run(): Promise<ScenarioResult> {
     const count = envInteger('NOTIFICATION_EMAILS', 3_000);
+    // NOTIFICATION_SQL_TIMES=1: the drain's SQLite statements, timed, in the notes.
+    const statementTimes = process.env.NOTIFICATION_SQL_TIMES === '1' ? new StatementTimes() : undefined;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-notifications-'));
     const sink = await startSink();
     const smtpUrl = `smtp://127.0.0.1:${sink.port}`;
@@ -94,9 +116,13 @@ export const notificationDelivery: Scenario = {
 
       // Throughput: `count` changes written with the worker stopped, then drained by one worker.
       for (let i = 0; i < count; i++) await phaseChange(`NB${100000 + i}`);
+      const profiler = await startProfile();
+      statementTimes?.start();
       const drainStarted = Date.now();
       context.worker.start();
       await waitFor(() => sink.arrivals.size >= count, 300_000);
+      statementTimes?.stop();
+      await profiler?.stop();
       const drained = sink.arrivals.size;
       const drainSeconds = (Math.max(...sink.arrivals.values()) - drainStarted) / 1000;
       sink.arrivals.clear();
@@ -175,6 +201,7 @@ export const notificationDelivery: Scenario = {
         goalMet: met,
         notes: [
           `backlog: ${count} phase changes, then ${drained} e-mails (${size} bytes on average) accepted in ${drainSeconds.toFixed(2)} s = ${Math.round(drained / drainSeconds)}/s by one worker with ${POOL} pooled SMTP connections`,
+          ...(statementTimes?.report(drained, 12).map((line) => `drain SQL per e-mail: ${line}`) ?? []),
           `live: ${count} changes and their e-mails in ${liveSeconds.toFixed(2)} s (${Math.round(live.requestsPerSecond)}/s, bounded by the changes), commit-to-accept p50 ${live.latencyP50Ms} ms, p99 ${live.latencyP99Ms} ms`,
         ],
       };

@@ -11,6 +11,7 @@ import type { NotificationSettings, NotificationSettingsService } from '../domai
 import { quietHoursEnd, timeZoneOfCountry } from '../domain/notifications/quiet-hours.js';
 import type { SmsProvider } from '../domain/notifications/sms/sms-provider.js';
 import type { EventSink } from '../domain/webhooks/webhook-outbox.js';
+import { GroupedWrites } from './grouped-writes.js';
 import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
 
 /** Where a message's outcome goes: sent or failed, with its reason. */
@@ -26,6 +27,8 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
   readonly kind = 'notification.send';
   readonly maxAttempts = NOTIFICATION_MAX_ATTEMPTS;
   readonly backoffMs = exponentialBackoff(60_000, 36_000_000);
+  /** Outcomes of sends that finish together are recorded in one transaction. */
+  private readonly outcomes: GroupedWrites;
 
   constructor(
     private readonly repos: Repositories,
@@ -39,7 +42,9 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
     private readonly log: Logger,
     private readonly recipientLimitPerHour: number,
     private readonly publicUrl: string,
-  ) {}
+  ) {
+    this.outcomes = new GroupedWrites(repos);
+  }
 
   async run(job: JobRun<{ notification_id: number }>): Promise<JobOutcome> {
     const row = await this.repos.notifications.find(job.payload.notification_id);
@@ -131,14 +136,14 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
     return { result: 'retry' as const, error: message, delayMs };
   }
 
-  /** Records the outcome and announces it, in one transaction. */
+  /** Records the outcome and announces it, in one transaction (shared with other sends' outcomes). */
   private async finish(row: NotificationRow, shipment: ShipmentRow, outcome: Outcome, attempt: number): Promise<JobOutcome> {
     const now = this.clock.now().toISOString();
     const changes =
       outcome.status === 'sent'
         ? { status: 'sent', reason: null, provider_id: outcome.providerId, sent_at: now, attempts: attempt, updated_at: now }
         : { status: outcome.status, reason: outcome.reason.slice(0, 500), sent_at: null, attempts: attempt, updated_at: now };
-    await this.repos.transaction(async (repos) => {
+    await this.outcomes.commit(async (repos) => {
       await repos.notifications.update(row.id, changes);
       if (outcome.status === 'suppressed') return;
       await this.events.emit(repos, {

@@ -1,10 +1,46 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
+import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
 import type { Database, NotificationSettingsTable, NotificationsTable, NotificationTemplatesTable } from '../schema.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 export type NotificationTemplateRow = Selectable<NotificationTemplatesTable>;
 export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
+
+// Each message's sender runs these: prepared once (see PreparedQuery).
+const findById = new PreparedQuery((db, id: number) => db.selectFrom('notifications').selectAll().where('id', '=', id));
+const suppressionOf = new PreparedQuery((db, accountId: number, channel: string, recipient: string, shipmentRowId: number, all: number) =>
+  db
+    .selectFrom('notification_suppressions')
+    .select('reason')
+    .where('account_id', '=', accountId)
+    .where('channel', '=', channel)
+    .where('recipient', '=', recipient)
+    .where('shipment_row_id', 'in', [shipmentRowId, all])
+    .orderBy('shipment_row_id'),
+);
+const sendSlot = new PreparedQuery(
+  (db, id: number, now: string, accountId: number, recipient: string, since: string, otherId: number, limit: number) =>
+    db
+      .updateTable('notifications')
+      .set({ sent_at: now })
+      .where('id', '=', id)
+      .where(
+        (eb) =>
+          eb
+            .selectFrom('notifications as other')
+            .select((inner) => inner.fn.countAll<number>().as('n'))
+            .where('other.account_id', '=', accountId)
+            .where('other.recipient', '=', recipient)
+            .where('other.sent_at', '>=', since)
+            .where('other.id', '!=', otherId),
+        '<',
+        limit,
+      )
+      .returning('id'),
+);
+/** Updates of a message by the columns they set: a sender writes the same two or three shapes. */
+const updates = new PreparedQueryFamily<unknown[], never>(16);
 
 /** Notification settings, templates, the message log and the suppression list; every query scoped by account. */
 export class NotificationsRepository {
@@ -85,7 +121,7 @@ export class NotificationsRepository {
   }
 
   async find(id: number): Promise<NotificationRow | undefined> {
-    return this.db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+    return findById.executeTakeFirst(this.db, id);
   }
 
   async findByUuid(accountId: number, uuid: string): Promise<NotificationRow | undefined> {
@@ -103,7 +139,20 @@ export class NotificationsRepository {
   }
 
   async update(id: number, changes: Updateable<NotificationsTable>): Promise<void> {
-    await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
+    const columns = Object.keys(changes) as Array<keyof NotificationsTable>;
+    const values = columns.map((column) => changes[column]);
+    const prepared =
+      columns.length > 0 && values.every(isBindable)
+        ? updates.get(columns.join(','), () => (db, rowId, ...set) => {
+            const assignments = Object.fromEntries(columns.map((column, i) => [column, set[i]])) as Updateable<NotificationsTable>;
+            return db
+              .updateTable('notifications')
+              .set(assignments)
+              .where('id', '=', rowId as number);
+          })
+        : null;
+    if (prepared) await prepared.execute(this.db, id, ...values);
+    else await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
   }
 
   /** The account's log, newest first, each entry with its shipment's uuid, optionally of one shipment; `beforeId` pages. */
@@ -129,26 +178,8 @@ export class NotificationsRepository {
    * at once cannot all take the last one. False: the limit is reached.
    */
   async takeSendSlot(row: { id: number; account_id: number; recipient: string }, since: string, limit: number, now: string) {
-    const take = async (db: Kysely<Database>) => {
-      const taken = await db
-        .updateTable('notifications')
-        .set({ sent_at: now })
-        .where('id', '=', row.id)
-        .where(
-          (eb) =>
-            eb
-              .selectFrom('notifications as other')
-              .select((inner) => inner.fn.countAll<number>().as('n'))
-              .where('other.account_id', '=', row.account_id)
-              .where('other.recipient', '=', row.recipient)
-              .where('other.sent_at', '>=', since)
-              .where('other.id', '!=', row.id),
-          '<',
-          limit,
-        )
-        .executeTakeFirst();
-      return Number(taken.numUpdatedRows) > 0;
-    };
+    const take = async (db: Kysely<Database>) =>
+      (await sendSlot.execute(db, row.id, now, row.account_id, row.recipient, since, row.id, limit)).length > 0;
     // SQLite runs one writing statement at a time: the statement alone is enough.
     if (this.dialect !== 'postgres') return take(this.db);
     return this.db.transaction().execute(async (trx) => {
@@ -196,15 +227,7 @@ export class NotificationsRepository {
 
   /** Why a recipient gets nothing more for a shipment (its own suppression or the account-wide one), or null. */
   async suppression(accountId: number, channel: string, recipient: string, shipmentRowId: number): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('notification_suppressions')
-      .select('reason')
-      .where('account_id', '=', accountId)
-      .where('channel', '=', channel)
-      .where('recipient', '=', recipient)
-      .where('shipment_row_id', 'in', [shipmentRowId, 0])
-      .orderBy('shipment_row_id')
-      .executeTakeFirst();
+    const row = await suppressionOf.executeTakeFirst(this.db, accountId, channel, recipient, shipmentRowId, 0);
     return row?.reason ?? null;
   }
 }

@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { NotificationConfig } from '../../../config.js';
 
@@ -40,7 +41,9 @@ export class Mailer {
 
   async send(mail: OutgoingEmail): Promise<MailOutcome> {
     try {
-      const info = await this.transport.sendMail({
+      // Composed into one buffer first: streamed as nodemailer builds it, a message reaches the socket in a
+      // dozen small writes, each a system call; as one buffer it is one. DKIM signs the buffer as it would the stream.
+      const message = new MailComposer({
         from: mail.from,
         replyTo: mail.replyTo ?? undefined,
         to: mail.to,
@@ -56,7 +59,9 @@ export class Mailer {
           'Content-Language': mail.language,
           'Auto-Submitted': 'auto-generated',
         },
-      });
+      }).compile();
+      const raw = await message.build();
+      const info = await this.transport.sendMail({ envelope: message.getEnvelope(), raw, messageId: mail.messageId });
       if ((info.rejected ?? []).length > 0)
         return { status: 'failed', permanent: true, message: `Recipient refused: ${String(info.response)}` };
       return { status: 'accepted', response: String(info.response ?? '') };
