@@ -1,4 +1,4 @@
-import { type Compilable, type CompiledQuery, createQueryId, type Kysely } from 'kysely';
+import { type Compilable, type CompiledQuery, createQueryId, type Kysely, type Updateable } from 'kysely';
 import type { Database } from './schema.js';
 
 interface Template {
@@ -177,4 +177,39 @@ export function preparedForRow<T extends object, R>(
       )
     : null;
   return query ? { query, values } : null;
+}
+
+/** Tables written by row id through `writeById`. */
+type WrittenById = 'shipments' | 'notifications';
+
+/**
+ * `UPDATE table SET … WHERE id = ?` without reading the row back, prepared by the columns it sets (one statement
+ * per shape in `family`), or built afresh when a value cannot be bound as it is or the family is full.
+ */
+export async function writeById<T extends WrittenById>(
+  db: Kysely<Database>,
+  family: PreparedQueryFamily<unknown[], never>,
+  table: T,
+  id: number,
+  changes: Updateable<Database[T]>,
+): Promise<void> {
+  const columns = Object.keys(changes);
+  if (columns.length === 0) return;
+  const values = columns.map((column) => (changes as Record<string, unknown>)[column]);
+  // One table's builder stands for both: the statement is the same text for either.
+  const update = (on: Kysely<Database>, rowId: number, set: object) =>
+    on
+      .updateTable(table as 'shipments')
+      .set(set)
+      .where('id', '=', rowId);
+  const prepared = values.every(isBindable)
+    ? family.get(
+        columns.join(','),
+        () =>
+          (on, rowId, ...set) =>
+            update(on, rowId as number, Object.fromEntries(columns.map((c, i) => [c, set[i]]))),
+      )
+    : null;
+  if (prepared) await prepared.execute(db, id, ...values);
+  else await update(db, id, changes).execute();
 }

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
-import { isBindable, PreparedQuery, PreparedQueryFamily } from '../prepared-query.js';
+import { PreparedQuery, PreparedQueryFamily, writeById } from '../prepared-query.js';
 import type { Database, NotificationSettingsTable, NotificationsTable, NotificationTemplatesTable } from '../schema.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
@@ -139,20 +139,7 @@ export class NotificationsRepository {
   }
 
   async update(id: number, changes: Updateable<NotificationsTable>): Promise<void> {
-    const columns = Object.keys(changes) as Array<keyof NotificationsTable>;
-    const values = columns.map((column) => changes[column]);
-    const prepared =
-      columns.length > 0 && values.every(isBindable)
-        ? updates.get(columns.join(','), () => (db, rowId, ...set) => {
-            const assignments = Object.fromEntries(columns.map((column, i) => [column, set[i]])) as Updateable<NotificationsTable>;
-            return db
-              .updateTable('notifications')
-              .set(assignments)
-              .where('id', '=', rowId as number);
-          })
-        : null;
-    if (prepared) await prepared.execute(this.db, id, ...values);
-    else await this.db.updateTable('notifications').set(changes).where('id', '=', id).execute();
+    await writeById(this.db, updates, 'notifications', id, changes);
   }
 
   /** The account's log, newest first, each entry with its shipment's uuid, optionally of one shipment; `beforeId` pages. */

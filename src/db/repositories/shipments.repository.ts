@@ -8,6 +8,7 @@ import {
   PreparedQueryFamily,
   preparedForRow,
   rowsFromArgs,
+  writeById,
 } from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
 import type { TrackingEventRow } from './tracking-events.repository.js';
@@ -333,20 +334,7 @@ export class ShipmentsRepository {
 
   /** `update` without reading the row back, for a caller that knows what it wrote (a row it holds locked). */
   async write(id: number, changes: Updateable<ShipmentsTable>): Promise<void> {
-    const columns = Object.keys(changes) as Array<keyof ShipmentsTable>;
-    if (columns.length === 0) return;
-    const values = columns.map((column) => changes[column]);
-    const prepared = values.every(isBindable)
-      ? writes.get(columns.join(','), () => (db, rowId, ...set) => {
-          const assignments = Object.fromEntries(columns.map((column, i) => [column, set[i]])) as Updateable<ShipmentsTable>;
-          return db
-            .updateTable('shipments')
-            .set(assignments)
-            .where('id', '=', rowId as number);
-        })
-      : null;
-    if (prepared) await prepared.execute(this.db, id, ...values);
-    else await this.db.updateTable('shipments').set(changes).where('id', '=', id).execute();
+    await writeById(this.db, writes, 'shipments', id, changes);
   }
 
   findByUuid(accountId: number, shipmentUuid: string): Promise<ShipmentRow | undefined> {
