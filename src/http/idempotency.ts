@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { canonicalJson, sha256 } from '../domain/replays.js';
 
 const KEPT_MS = 24 * 60 * 60_000;
@@ -26,11 +26,11 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
   const { repos, secrets } = app.context;
   app.decorateRequest('idempotencyKey', null);
 
-  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+  const claim = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     // Most requests carry no key: let them through without a promise.
     if (request.method !== 'POST' || request.headers['idempotency-key'] === undefined || !request.caller) return done();
     claimOrReplay(request, reply).then(() => done(), done);
-  });
+  };
 
   const claimOrReplay = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['idempotency-key'];
@@ -91,10 +91,24 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
     }
   };
 
-  app.addHook('onSend', (request, reply, payload, done) => {
+  const answered = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (error: Error | null, payload?: unknown) => void,
+  ) => {
     // Most requests carry no key: answer them without a promise.
     if (!request.idempotencyKey || !request.caller) return done(null, payload);
     settle(request, reply, payload).then((result) => done(null, result), done);
+  };
+
+  // Only POST routes take a key: the hooks are theirs alone, so that other requests do not run through them.
+  // They run first among a route's own hooks, as hooks of the scope would.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST')) return;
+    route.preHandler = [claim, ...hooksOf(route.preHandler)] as RouteOptions['preHandler'];
+    route.onSend = [answered, ...hooksOf(route.onSend)] as RouteOptions['onSend'];
   });
 
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -127,4 +141,10 @@ function inProgress(reply: FastifyReply): FastifyReply {
     .code(409)
     .header('retry-after', '1')
     .send({ api_response: '4090', message: 'A request with this Idempotency-Key is still being processed; retry later' });
+}
+
+/** A route's own hooks of one kind, as a list. */
+function hooksOf(hooks: unknown): unknown[] {
+  if (hooks === undefined || hooks === null) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
