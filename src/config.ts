@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   bodyLimitBytes: number;
   credentialCacheSeconds: number;
+  /** How long a process answers an account's carrier configurations from memory before reading them again. */
+  carrierConfigCacheSeconds: number;
   /** Memory for shipments rendered as JSON (details and lists), in MiB; 0 renders every response anew. */
   renderCacheMegabytes: number;
   trackingWindowDays: number;
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     bodyLimitBytes: integer(env, 'WAYBILL_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     credentialCacheSeconds: integer(env, 'WAYBILL_CREDENTIAL_CACHE_SECONDS', 5, 0, 3600),
+    carrierConfigCacheSeconds: integer(env, 'WAYBILL_CARRIER_CONFIG_CACHE_SECONDS', 5, 0, 3600),
     renderCacheMegabytes: integer(env, 'WAYBILL_RENDER_CACHE_MB', 64, 0, 65_536),
     trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
     allowPrivateWebhooks: flag(env, 'WAYBILL_ALLOW_PRIVATE_WEBHOOKS'),

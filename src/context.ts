@@ -133,7 +133,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const credentialsRepo = new CredentialsRepository(database.db);
   const auth = new AuthService(credentialsRepo, secrets, clock, config.credentialCacheSeconds * 1000);
   const accounts = new AccountsService(new AccountsRepository(database.db), credentialsRepo, auth, clock);
-  const carrierConfigs = new CarrierConfigsService(new CarrierConfigsRepository(database.db), carriers, secrets, clock);
+  const carrierConfigs = new CarrierConfigsService(
+    new CarrierConfigsRepository(database.db),
+    carriers,
+    secrets,
+    clock,
+    config.carrierConfigCacheSeconds * 1000,
+  );
   const repos = new Repositories(database.db, database.dialect);
   const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
   const files = new DatabaseFileStore(repos.documentFiles, clock);

@@ -32,12 +32,32 @@ export interface CarrierConfigInput {
   settings?: Record<string, unknown>;
 }
 
+/** An account's configurations as `list` answered them, and when they were read. */
+interface ListedConfigs {
+  views: readonly CarrierConfigView[];
+  readAt: number;
+}
+
+/** Accounts whose lists are kept at most; past it the oldest are dropped. */
+const LISTS_KEPT = 10_000;
+
 export class CarrierConfigsService {
+  /**
+   * Each account's list as last read, for `list`: merchants read it on every call of GET /v5/carrier-configs/,
+   * and it changes only through this service. A change made here drops the account's list at once; one made
+   * by another process is seen once the list is `cacheMillis` old.
+   */
+  private readonly listed = new Map<number, ListedConfigs>();
+  /** Counts the changes made here: a list read while one was made is not kept (it may be from before it). */
+  private changes = 0;
+
   constructor(
     private readonly repository: CarrierConfigsRepository,
     private readonly registry: CarrierRegistry,
     private readonly secrets: Secrets,
     private readonly clock: Clock,
+    /** How long a list read from the database is answered again (0: read on every call). */
+    private readonly cacheMillis = 0,
   ) {}
 
   async add(accountId: number, input: CarrierConfigInput): Promise<CarrierConfigView> {
@@ -51,17 +71,19 @@ export class CarrierConfigsService {
     }
     const at = this.clock.now().toISOString();
     const booking = new Set(input.booking ?? []);
-    const row = await this.repository.insert({
-      account_id: accountId,
-      carrier_reference: input.carrier_reference,
-      carrier_id: input.carrier_id,
-      booking_outbound: booking.has('outbound') ? 1 : 0,
-      booking_return: booking.has('return') ? 1 : 0,
-      settings_sealed: input.settings ? this.secrets.encrypt(JSON.stringify(input.settings)) : null,
-      push_token_hash: null,
-      created_at: at,
-      updated_at: at,
-    });
+    const row = await this.changing(accountId, () =>
+      this.repository.insert({
+        account_id: accountId,
+        carrier_reference: input.carrier_reference,
+        carrier_id: input.carrier_id,
+        booking_outbound: booking.has('outbound') ? 1 : 0,
+        booking_return: booking.has('return') ? 1 : 0,
+        settings_sealed: input.settings ? this.secrets.encrypt(JSON.stringify(input.settings)) : null,
+        push_token_hash: null,
+        created_at: at,
+        updated_at: at,
+      }),
+    );
     return this.view(row);
   }
 
@@ -73,13 +95,15 @@ export class CarrierConfigsService {
     const settings = patch.settings ? mergeSettings(current.settings, patch.settings) : current.settings;
     if (adapter && patch.settings) this.check(adapter, settings);
     const booking = patch.booking ? new Set(patch.booking) : null;
-    const row = await this.repository.update(accountId, carrierReference, {
-      ...(patch.settings
-        ? { settings_sealed: Object.keys(settings).length > 0 ? this.secrets.encrypt(JSON.stringify(settings)) : null }
-        : {}),
-      ...(booking ? { booking_outbound: booking.has('outbound') ? 1 : 0, booking_return: booking.has('return') ? 1 : 0 } : {}),
-      updated_at: this.clock.now().toISOString(),
-    });
+    const row = await this.changing(accountId, () =>
+      this.repository.update(accountId, carrierReference, {
+        ...(patch.settings
+          ? { settings_sealed: Object.keys(settings).length > 0 ? this.secrets.encrypt(JSON.stringify(settings)) : null }
+          : {}),
+        ...(booking ? { booking_outbound: booking.has('outbound') ? 1 : 0, booking_return: booking.has('return') ? 1 : 0 } : {}),
+        updated_at: this.clock.now().toISOString(),
+      }),
+    );
     if (!row) throw new NotFoundError(`No carrier configuration "${carrierReference}" in this account`);
     return this.view(row);
   }
@@ -94,12 +118,42 @@ export class CarrierConfigsService {
     throw new ValidationError(errors.result());
   }
 
-  async list(accountId: number): Promise<CarrierConfigView[]> {
-    return (await this.repository.listForAccount(accountId)).map((row) => this.view(row));
+  /**
+   * The account's configurations, as merchants see them. Answered from the list kept for the account while it
+   * is younger than `cacheMillis` (see `listed`), unless `fresh`; the views are frozen, as they are shared.
+   */
+  async list(accountId: number, options: { fresh?: boolean } = {}): Promise<readonly CarrierConfigView[]> {
+    const kept = options.fresh ? undefined : this.keptList(accountId);
+    if (kept) return kept;
+    const now = this.clock.now().getTime();
+    const changesBefore = this.changes;
+    const views = Object.freeze((await this.repository.listForAccount(accountId)).map((row) => frozenView(this.view(row))));
+    if (this.cacheMillis > 0 && this.changes === changesBefore) {
+      this.listed.delete(accountId);
+      if (this.listed.size >= LISTS_KEPT) this.listed.delete(this.listed.keys().next().value as number);
+      this.listed.set(accountId, { views, readAt: now });
+    }
+    return views;
+  }
+
+  /** `list` when it can answer without reading the database: the account's kept list, if young enough. */
+  keptList(accountId: number): readonly CarrierConfigView[] | undefined {
+    const kept = this.listed.get(accountId);
+    return kept && this.clock.now().getTime() - kept.readAt < this.cacheMillis ? kept.views : undefined;
+  }
+
+  /** Runs a change of an account's configurations; its kept list is dropped once the change is made (or failed). */
+  private async changing<T>(accountId: number, change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } finally {
+      this.changes++;
+      this.listed.delete(accountId);
+    }
   }
 
   async remove(accountId: number, carrierReference: string): Promise<void> {
-    if (!(await this.repository.delete(accountId, carrierReference))) {
+    if (!(await this.changing(accountId, () => this.repository.delete(accountId, carrierReference)))) {
       throw new NotFoundError(`No carrier configuration "${carrierReference}" in this account`);
     }
   }
@@ -138,4 +192,11 @@ export class CarrierConfigsService {
       updated_date: row.updated_at,
     };
   }
+}
+
+/** A view that can be handed to several callers at once: nothing in it can be changed. */
+function frozenView(view: CarrierConfigView): CarrierConfigView {
+  Object.freeze(view.booking);
+  Object.freeze(view.settings);
+  return Object.freeze(view);
 }

@@ -29,7 +29,8 @@ describe.skipIf(usingPostgres)('SQLite reads without the query layer', () => {
   let t: TestApp;
   let account: TestAccount;
   beforeEach(async () => {
-    t = await createTestApp();
+    // Every request reads the configurations from the database (none is answered from the list kept in memory).
+    t = await createTestApp({ env: { WAYBILL_CARRIER_CONFIG_CACHE_SECONDS: '0' } });
     account = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
     // The token and credential caches are warm: the configurations are the request's only read.
     expect((await t.as(account)('GET', route)).statusCode).toBe(200);

@@ -106,7 +106,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     { schema: { ...schema, params: AccountUuidParams, response: { 200: Type.Array(CarrierConfig), ...errors } } },
     async (request) => {
       const account = await accounts.require(request.params.account_uuid);
-      return carrierConfigs.list(account.id);
+      // The operator's view is always read from the database; merchants' may be a few seconds old (list).
+      return carrierConfigs.list(account.id, { fresh: true });
     },
   );
 
