@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type EventTimeResult, parseEventTime } from '../core/event-time.js';
 import type { CarrierEvent } from './carrier.js';
 
@@ -30,7 +30,8 @@ export function eventKey(
     event.additional_info.carrier_code ?? event.event_key ?? event.event,
     event.location?.place.trim() ?? '',
   ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  // One-shot: the same SHA-256 as a Hash object's, without making one (a key per stored event).
+  return hash('sha256', JSON.stringify(parts), 'hex');
 }
 
 function normalizedTime(event: CarrierEvent, given: EventTimeResult | undefined, legacy: boolean): string {
