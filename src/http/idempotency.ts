@@ -107,8 +107,8 @@ export function acceptIdempotencyKeys(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
-    route.preHandler = [claim, ...hooksOf(route.preHandler)] as RouteOptions['preHandler'];
-    route.onSend = [answered, ...hooksOf(route.onSend)] as RouteOptions['onSend'];
+    route.preHandler = [claim, ...[route.preHandler ?? []].flat()] as RouteOptions['preHandler'];
+    route.onSend = [answered, ...[route.onSend ?? []].flat()] as RouteOptions['onSend'];
   });
 
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -141,10 +141,4 @@ function inProgress(reply: FastifyReply): FastifyReply {
     .code(409)
     .header('retry-after', '1')
     .send({ api_response: '4090', message: 'A request with this Idempotency-Key is still being processed; retry later' });
-}
-
-/** A route's own hooks of one kind, as a list. */
-function hooksOf(hooks: unknown): unknown[] {
-  if (hooks === undefined || hooks === null) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
 }
