@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { TObject } from '@sinclair/typebox';
+import { deadline } from '../../core/deadline.js';
 import { type EventTimeResult, parseEventTime } from '../../core/event-time.js';
 import type {
   CarrierAdapter,
@@ -267,10 +268,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
     const secrets = Object.entries(settings)
       .filter(([name, value]) => typeof value === 'string' && (name === 'client_id' || isSecret(this.settingsSchema.properties[name])))
       .map(([, value]) => value as string);
-    const waitSignal =
-      options.waitMs === undefined
-        ? undefined
-        : AbortSignal.any([...(options.signal ? [options.signal] : []), AbortSignal.timeout(Math.max(1, options.waitMs))]);
+    const waitSignal = options.waitMs === undefined ? undefined : deadline(Math.max(1, options.waitMs), options.signal);
     if (waitSignal) setMaxListeners(0, waitSignal);
     return {
       settings,

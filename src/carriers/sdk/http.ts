@@ -113,7 +113,8 @@ export class CarrierHttp {
         const { unanswered: _unanswered, http_status: _status, ...failure } = auth as CarrierCallError;
         return failure;
       }
-      const paced = call.pace ? await call.pace(call.signal) : 'ok';
+      // Past the call's own deadline nothing is sent, nor counted against the credential's limits.
+      const paced = call.signal?.aborted ? 'aborted' : call.pace ? await call.pace(call.signal) : 'ok';
       if (paced !== 'ok') return this.notSent(call, paced);
       const attempt = await this.once(call, auth);
       if ('response' in attempt) {

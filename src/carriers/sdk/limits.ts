@@ -118,7 +118,6 @@ export class CredentialGate {
     for (;;) {
       const paused = this.paused();
       if (paused) return paused;
-      if (signal?.aborted) return 'aborted';
       const now = this.now();
       const monotonic = performance.now();
       // Time passed by the injected clock or by the process's own, whichever is more: a clock held still (in
@@ -131,6 +130,9 @@ export class CredentialGate {
         this.usedToday++;
         return 'ok';
       }
+      // Given up only when there is a wait to give up: a turn that has come is taken, however long a token
+      // fetch or a slot took before it.
+      if (signal?.aborted) return 'aborted';
       // Looked at again at least every second: an injected clock that runs fast (tests) may have passed the turn already.
       await sleep(Math.min(1_000, Math.max(1, Math.ceil(this.spacingMs - since))), signal);
     }

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { retryAfterSeconds } from '../../../src/carriers/sdk/http.js';
 import { CarrierServer, type ReceivedRequest } from '../support/carrier-server.js';
@@ -183,6 +185,40 @@ describe('the carrier SDK against a local carrier server', () => {
     const [held] = await adapter.track(requestsFor('W2'), SETTINGS, { now: new Date(), signal: AbortSignal.timeout(60_000), waitMs: 100 });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(held).toMatchObject({ status: 'error', retryable: true, throttled: 'rate', held: true });
+    expect(server.to(/^\/track\//)).toHaveLength(1);
+  });
+
+  it('with waitMs, a wait for the credential ends at its deadline however often the garbage collector runs', async () => {
+    // Node's AbortSignal.any over AbortSignal.timeout loses the timeout in a collection (nodejs/node#57736).
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const adapter = carrier({ ...TEST_LIMITS, numbers_per_call: 1, concurrent_calls: 1, requests_per_second: 1 / 60 });
+    expect((await adapter.track(requestsFor('G1'), SETTINGS, { now: new Date() }))[0].status).toBe('ok');
+    const collector = setInterval(gc, 20);
+    try {
+      const started = Date.now();
+      const [held] = await adapter.track(requestsFor('G2'), SETTINGS, {
+        now: new Date(),
+        signal: AbortSignal.timeout(60_000),
+        waitMs: 100,
+      });
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(held).toMatchObject({ status: 'error', throttled: 'rate', held: true });
+    } finally {
+      clearInterval(collector);
+    }
+    expect(server.to(/^\/track\//)).toHaveLength(1);
+  });
+
+  it('with waitMs, a call whose turn has come is sent even when the token took longer than the wait', async () => {
+    const adapter = carrier({ ...TEST_LIMITS, numbers_per_call: 1, concurrent_calls: 1, requests_per_second: 1 / 60 });
+    server.once('/oauth/token', { body: { access_token: 'slow-token', expires_in: 3600 }, delayMs: 300 });
+    const [result] = await adapter.track(requestsFor('T1'), SETTINGS, {
+      now: new Date(),
+      signal: AbortSignal.timeout(60_000),
+      waitMs: 100,
+    });
+    expect(result.status).toBe('ok');
     expect(server.to(/^\/track\//)).toHaveLength(1);
   });
 });
