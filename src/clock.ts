@@ -5,6 +5,11 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Milliseconds since the epoch by `clock`, without a `Date` for the system clock (paths run on every request). */
+export function nowMs(clock: Clock): number {
+  return clock === systemClock ? Date.now() : clock.now().getTime();
+}
+
 export class ManualClock implements Clock {
   private current: number;
   constructor(start: Date | string = '2026-01-15T10:00:00.000Z') {

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import { type Clock, nowMs } from '../clock.js';
 import type { CredentialsRepository } from '../db/repositories/credentials.repository.js';
 import { randomToken, type Secrets, safeEqual, sha256Hex } from '../secrets.js';
 
@@ -102,7 +102,7 @@ export class AuthService {
       if (this.verified.size > 100_000) this.verified.clear();
       this.verified.set(token, [clientId, expiresAt]);
     }
-    if (expiresAt <= this.clock.now().getTime()) {
+    if (expiresAt <= nowMs(this.clock)) {
       this.verified.delete(token);
       return null;
     }

@@ -1,7 +1,7 @@
 import type { CarrierAdapter, CarrierRecord } from '../carriers/carrier.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import { checkSettings, maskSettings, mergeSettings } from '../carriers/sdk/settings.js';
-import type { Clock } from '../clock.js';
+import { type Clock, nowMs } from '../clock.js';
 import type { CarrierConfigRow, CarrierConfigsRepository } from '../db/repositories/carrier-configs.repository.js';
 import type { Secrets } from '../secrets.js';
 import { ConflictError, FieldErrorCollector, NotFoundError, ValidationError } from './errors.js';
@@ -139,7 +139,7 @@ export class CarrierConfigsService {
   /** `list` when it can answer without reading the database: the account's kept list, if young enough. */
   keptList(accountId: number): readonly CarrierConfigView[] | undefined {
     const kept = this.listed.get(accountId);
-    return kept && this.clock.now().getTime() - kept.readAt < this.cacheMillis ? kept.views : undefined;
+    return kept && nowMs(this.clock) - kept.readAt < this.cacheMillis ? kept.views : undefined;
   }
 
   /** Runs a change of an account's configurations; its kept list is dropped once the change is made (or failed). */

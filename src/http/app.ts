@@ -120,6 +120,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerValidation(app);
   registerSerialization(app, [ErrorEnvelope, FieldErrors]);
 
+  // Before any route is added: each route observes its own durations (metrics.ts).
+  registerMetrics(app);
+
   // Callback-style hooks: every request runs them, and an async hook costs a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -155,7 +158,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  registerMetrics(app);
   await app.register(opsRoutes);
   await app.register(fileRoutes);
   await app.register(carrierHookRoutes);

@@ -18,7 +18,11 @@ const REFUSAL = JSON.stringify({
  */
 export class HttpDrain {
   private draining = false;
-  private readonly inFlight = new Set<ServerResponse>();
+  /**
+   * Responses begun, some of them long finished: pruned of the finished ones when it grows, so that a request
+   * costs a push rather than a listener and a closure to learn when its response ends.
+   */
+  private begun: ServerResponse[] = [];
 
   constructor(
     private readonly server: Server,
@@ -28,8 +32,8 @@ export class HttpDrain {
     server.removeListener('request', handler);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       if (this.draining) return refuse(response);
-      this.inFlight.add(response);
-      response.once('close', () => this.finished(response));
+      if (this.begun.length >= PRUNE_AT) this.begun = this.begun.filter((begun) => !begun.writableFinished && !begun.destroyed);
+      this.begun.push(response);
       handler(request, response);
     });
   }
@@ -37,28 +41,31 @@ export class HttpDrain {
   /** Drains the server; resolves true when every connection ended by itself before `deadline` (epoch ms). */
   async close(deadline: number): Promise<boolean> {
     this.draining = true;
-    for (const response of this.inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+    for (const response of this.begun) if (!response.headersSent && !response.destroyed) response.setHeader('connection', 'close');
+    this.begun = [];
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
+    // An answer whose headers went out before the drain said keep-alive: its connection is idle once it ends.
+    const idle = setInterval(() => this.server.closeIdleConnections(), IDLE_CHECK_MS);
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
     });
     const inTime = await Promise.race([closed.then(() => true as const), expired]);
     clearTimeout(timer);
+    clearInterval(idle);
     if (!inTime) {
       this.server.closeAllConnections();
       await closed;
     }
     return inTime;
   }
-
-  private finished(response: ServerResponse): void {
-    this.inFlight.delete(response);
-    // An answer whose headers went out before the drain said keep-alive: its connection is idle now.
-    if (this.draining) this.server.closeIdleConnections();
-  }
 }
+
+/** How many begun responses are kept before the finished ones are dropped. */
+const PRUNE_AT = 512;
+/** How often a drain closes the connections that went idle. */
+const IDLE_CHECK_MS = 25;
 
 function refuse(response: ServerResponse): void {
   response.writeHead(503, {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import client from 'prom-client';
 import { RequestDurations } from './request-durations.js';
 
@@ -34,8 +34,18 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc({ result: 'miss' }, misses);
     },
   });
+  // Each route observes under its own path, known when it is added: \`request.routeOptions\` builds an object of
+  // every route option each time it is read. Requests no route matched are observed here.
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    const observe = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      duration.observe(request.method, url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [...[route.onResponse ?? []].flat(), observe] as RouteOptions['onResponse'];
+  });
   app.addHook('onResponse', (request, reply, done) => {
-    duration.observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    if (request.is404) duration.observe(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   // Carrier calls are counted by the carriers' toolkit, in its own registry, and exposed here with the rest.

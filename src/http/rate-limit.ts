@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Clock } from '../clock.js';
+import { type Clock, nowMs } from '../clock.js';
 import { throttled } from './errors.js';
 
 export interface RateDecision {
@@ -40,7 +40,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   hitNow(key: string, limit: number): RateDecision {
-    const now = this.clock.now().getTime();
+    const now = nowMs(this.clock);
     const second = Math.floor(now / 1000);
     let entry = this.windows.get(key);
     if (!entry || entry.second !== second) {

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ValidationError } from '../domain/errors.js';
 import { fieldErrorAt } from './errors.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
@@ -72,14 +72,18 @@ export function registerValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     httpPart === 'body' ? compileBodyValidator(strictAjv, schema) : coercingAjv.compile(schema),
   );
-  app.addHook('preValidation', (request, _reply, done) => {
-    // The token endpoint judges credentials before its body, with OAuth error codes.
-    if (request.routeOptions.url === '/auth/oauth/token/') return done();
+  const refuseNul = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     // A body that is not an object fails its schema at the root, which says more than its contents would.
     const body = request.body;
     const object = body !== null && typeof body === 'object' && !Array.isArray(body);
     const nul = nulAt(request.params) ?? nulAt(request.query) ?? (object ? nulAt(body) : null);
     if (nul) return done(new ValidationError(fieldErrorAt(nul, 'Must not contain the NUL character.')));
     done();
+  };
+  // On each route but the token endpoint, which judges credentials before its body, with OAuth error codes.
+  // Decided when the route is added, not by reading \`request.routeOptions\` (an object built on each read).
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/auth/oauth/token/') return;
+    route.preValidation = [refuseNul, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
   });
 }
