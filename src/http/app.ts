@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -23,7 +22,8 @@ import { redactUrl, withRedactedUrls } from './log-redaction.js';
 import { registerMetrics } from './metrics.js';
 import { decorateOpenApi } from './openapi.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './rate-limit.js';
-import { lazyRequestLogger } from './request-logger.js';
+import { requestIds } from './request-id.js';
+import { lazyChildren } from './request-logger.js';
 import { adminRoutes } from './routes/admin.routes.js';
 import { carrierHookRoutes } from './routes/carrier-hooks.routes.js';
 import { fileRoutes } from './routes/files.routes.js';
@@ -88,8 +88,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
         redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       },
     ),
-    genReqId: () => randomUUID(),
-    childLoggerFactory: lazyRequestLogger,
+    genReqId: requestIds(),
     logController: new ConciseRequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
@@ -111,6 +110,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     keepAliveTimeout: config.keepAliveTimeoutMs,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  lazyChildren(app.log);
   app.decorate('context', context);
   app.decorateRequest('caller', null);
   app.addSchema(FieldErrors);

@@ -5,6 +5,7 @@ type LevelName = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type Parent = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
 type LeveledParent = Parent & { isLevelEnabled: (level: string) => boolean };
 type LogFn = (...args: unknown[]) => void;
+type ChildMaker = (bindings: Bindings, options: ChildLoggerOptions) => FastifyBaseLogger;
 
 /**
  * A request's logger (`request.log`), made only when it is first asked to write a line at an enabled level.
@@ -19,10 +20,11 @@ class LazyRequestLogger {
     private readonly parent: LeveledParent,
     private readonly bindings: Bindings,
     private readonly options: ChildLoggerOptions,
+    private readonly make: ChildMaker,
   ) {}
 
   private get real(): FastifyBaseLogger {
-    this.made ??= this.parent.child(this.bindings, this.options);
+    this.made ??= this.make(this.bindings, this.options);
     return this.made;
   }
 
@@ -69,11 +71,28 @@ class LazyRequestLogger {
 }
 
 /**
- * Fastify's `childLoggerFactory`: a lazy child for loggers that can say which levels are enabled; an ordinary
- * child otherwise, and for routes with their own log level.
+ * A lazy child for loggers that can say which levels are enabled; an ordinary child otherwise, and for a level
+ * of its own (a route's). `make` makes the real child (the parent's own `child` by default).
  */
-export function lazyRequestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyRequestLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+  make: ChildMaker = (b, o) => logger.child(b, o),
+): FastifyBaseLogger {
   const parent = logger as Parent;
-  if (typeof parent.isLevelEnabled !== 'function' || options.level !== undefined) return logger.child(bindings, options);
-  return new LazyRequestLogger(parent as LeveledParent, bindings, options) as unknown as FastifyBaseLogger;
+  if (typeof parent.isLevelEnabled !== 'function' || options.level !== undefined) return make(bindings, options);
+  return new LazyRequestLogger(parent as LeveledParent, bindings, options, make) as unknown as FastifyBaseLogger;
+}
+
+/**
+ * Makes the children of Fastify's logger lazy: Fastify makes one per request through `child`. (A
+ * `childLoggerFactory` of our own would do the same, but Fastify then checks every request's logger for its
+ * seven methods, which costs about as much as the lazy child saves.)
+ */
+export function lazyChildren(logger: FastifyBaseLogger): void {
+  if (typeof (logger as Parent).isLevelEnabled !== 'function') return;
+  const make: ChildMaker = logger.child.bind(logger);
+  logger.child = ((bindings: Bindings, options?: ChildLoggerOptions) =>
+    lazyRequestLogger(logger, bindings, options ?? {}, make)) as FastifyBaseLogger['child'];
 }

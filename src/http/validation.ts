@@ -24,6 +24,9 @@ function pathOf(frame: Frame): string[] {
  * links to its parent, and a path is built only for the string found.
  */
 export function nulAt(input: unknown): string[] | null {
+  // Most requests have no path parameters or query: nothing to walk, nothing to allocate.
+  if (input === null || typeof input !== 'object') return typeof input === 'string' && input.includes('\u0000') ? [] : null;
+  if (isEmpty(input)) return null;
   const stack: Frame[] = [{ value: input, key: '', parent: null }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
@@ -39,6 +42,11 @@ export function nulAt(input: unknown): string[] | null {
     }
   }
   return null;
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 const ajvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const;

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyRequestLogger } from '../../src/http/request-logger.js';
+import { lazyChildren, lazyRequestLogger } from '../../src/http/request-logger.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 function collector(): { stream: Writable; lines: Array<Record<string, unknown>> } {
@@ -83,5 +83,18 @@ describe('lazyRequestLogger', () => {
     const routeLevel = lazyRequestLogger(parent, { reqId: 'r-4' }, { level: 'trace' });
     routeLevel.trace('route trace');
     expect(lines.map((line) => line.msg)).toEqual(['now written', 'route trace']);
+  });
+
+  it("lazyChildren: a logger's children (Fastify's per request) are made when they first write an enabled line", () => {
+    const { parent, lines, children } = counting('info');
+    lazyChildren(parent);
+    const log = parent.child({ reqId: 'r-5' });
+    log.debug('not written');
+    expect(children()).toBe(0);
+    log.info('written');
+    expect(children()).toBe(1);
+    expect(lines.map((line) => [line.reqId, line.msg])).toEqual([['r-5', 'written']]);
+    parent.child({ reqId: 'r-6' }, { level: 'debug' }).debug('a level of its own');
+    expect(children()).toBe(2);
   });
 });
