@@ -23,6 +23,8 @@ export class HttpDrain {
    * costs a push rather than a listener and a closure to learn when its response ends.
    */
   private begun: ServerResponse[] = [];
+  /** The length at which it is pruned next: twice what a pruning leaves, so that many requests in flight stay cheap. */
+  private pruneAt = PRUNE_AT;
 
   constructor(
     private readonly server: Server,
@@ -32,10 +34,18 @@ export class HttpDrain {
     server.removeListener('request', handler);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
       if (this.draining) return refuse(response);
-      if (this.begun.length >= PRUNE_AT) this.begun = this.begun.filter((begun) => !begun.writableFinished && !begun.destroyed);
+      if (this.begun.length >= this.pruneAt) {
+        this.begun = this.begun.filter((begun) => !begun.writableFinished && !begun.destroyed);
+        this.pruneAt = Math.max(PRUNE_AT, 2 * this.begun.length);
+      }
       this.begun.push(response);
       handler(request, response);
     });
+  }
+
+  /** How many responses it holds (finished ones until the next pruning): bounded by about twice those in flight. */
+  get held(): number {
+    return this.begun.length;
   }
 
   /** Drains the server; resolves true when every connection ended by itself before `deadline` (epoch ms). */
@@ -62,7 +72,7 @@ export class HttpDrain {
   }
 }
 
-/** How many begun responses are kept before the finished ones are dropped. */
+/** How many begun responses are kept, at least, before the finished ones are dropped. */
 const PRUNE_AT = 512;
 /** How often a drain closes the connections that went idle. */
 const IDLE_CHECK_MS = 25;

@@ -34,7 +34,7 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc({ result: 'miss' }, misses);
     },
   });
-  // Each route observes under its own path, known when it is added: \`request.routeOptions\` builds an object of
+  // Each route observes under its own path, known when it is added: `request.routeOptions` builds an object of
   // every route option each time it is read. Requests no route matched are observed here.
   app.addHook('onRoute', (route) => {
     const url = route.url;

@@ -89,7 +89,7 @@ export function registerValidation(app: FastifyInstance): void {
     done();
   };
   // On each route but the token endpoint, which judges credentials before its body, with OAuth error codes.
-  // Decided when the route is added, not by reading \`request.routeOptions\` (an object built on each read).
+  // Decided when the route is added, not by reading `request.routeOptions` (an object built on each read).
   app.addHook('onRoute', (route) => {
     if (route.url === '/auth/oauth/token/') return;
     route.preValidation = [refuseNul, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
