@@ -8,7 +8,7 @@ import { isPhaseKey, nextTrackingState, type PhaseKey } from '../../src/carriers
 import { SandboxCarrier } from '../../src/carriers/sandbox/sandbox.carrier.js';
 import { parseEventTime } from '../../src/core/event-time.js';
 import type { NewEvent } from '../../src/domain/shipments/event-recorder.js';
-import { toNewEvents } from '../../src/domain/shipments/tracking.service.js';
+import { toNewEvents } from '../../src/domain/shipments/keyed-answer.js';
 import {
   envInteger,
   json,

@@ -12,7 +12,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ShipmentRow } from '../../src/db/repositories/shipments.repository.js';
 import { ShipmentsRepository } from '../../src/db/repositories/shipments.repository.js';
-import { toNewEvents } from '../../src/domain/shipments/tracking.service.js';
+import { toNewEvents } from '../../src/domain/shipments/keyed-answer.js';
 import { CARRIER_REFERENCE, envInteger, latencyMeasurement, percentile, round, shipmentBody } from '../fixtures.js';
 import type { Measurement, Scenario, ScenarioResult } from '../harness.js';
 

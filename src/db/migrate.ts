@@ -14,6 +14,7 @@ import * as pushSubscriptions from './migrations/0013_push_subscriptions.js';
 import * as bookingCancellations from './migrations/0014_booking_cancellations_pudo_cache.js';
 import * as pollClaimsByConfiguration from './migrations/0015_poll_claims_by_configuration.js';
 import * as notifications from './migrations/0016_notifications.js';
+import * as trackingDigest from './migrations/0017_tracking_digest.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0014_booking_cancellations_pudo_cache': bookingCancellations,
   '0015_poll_claims_by_configuration': pollClaimsByConfiguration,
   '0016_notifications': notifications,
+  '0017_tracking_digest': trackingDigest,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

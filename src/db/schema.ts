@@ -77,6 +77,11 @@ export interface ShipmentsTable {
   last_tracking_update_at: string | null;
   /** When polls were first put off for the carrier credential's daily quota; null when not deferred. */
   poll_deferred_since: string | null;
+  /**
+   * A digest of the event keys of the last carrier answer stored in full: an answer with the same digest has
+   * nothing new to store. Null until a poll stores one; cleared when the tracking number or carrier changes.
+   */
+  tracking_digest: string | null;
   /** Until when the carrier pushes this number's events (a push subscription); null when not subscribed. */
   push_subscribed_until: string | null;
   /** Not before this may the subscriber ask the carrier again: a worker's claim, or a day after a refusal. */

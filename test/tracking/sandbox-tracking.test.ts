@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
+import { TrackingEventsRepository } from '../../src/db/repositories/tracking-events.repository.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 const DAY = 86_400_000;
@@ -86,6 +87,54 @@ describe('tracking through the sandbox carrier', () => {
     expect(trigger.statusCode).toBe(200);
     await poll();
     expect((await details(id)).all_events.length).toBe(before);
+  });
+
+  it('stores nothing for an answer it stored already, then the events of a changed answer and of a new number', async () => {
+    const id = await track('WB8000002', 'live');
+    const row = async () => {
+      const account = await t.context.repos.accounts.findByUuid(acct.accountUuid);
+      return t.context.repos.shipments.findByShipmentId(account?.id ?? 0, id);
+    };
+    await poll();
+    const first = await details(id);
+    expect(first.all_events.length).toBeGreaterThan(0);
+    const digest = (await row())?.tracking_digest;
+    expect(digest).toEqual(expect.any(String));
+
+    // The same answer again (the clock has not moved): no insert is even tried.
+    const inserts = vi.spyOn(TrackingEventsRepository.prototype, 'insertNewOf');
+    let offered: unknown[] = [];
+    try {
+      expect((await api('POST', '/v5/shipment/trigger-adhoc-update/', { shipment_id: id })).statusCode).toBe(200);
+      await poll();
+      expect(inserts).not.toHaveBeenCalled();
+      expect((await row())?.tracking_digest).toBe(digest);
+      expect((await details(id)).all_events).toEqual(first.all_events);
+
+      // The parcel moves on: the answer has new events, and they are stored.
+      t.clock.advance(3 * 60_000);
+      await api('POST', '/v5/shipment/trigger-adhoc-update/', { shipment_id: id });
+      await poll();
+      expect(inserts).toHaveBeenCalledTimes(1);
+      offered = inserts.mock.calls[0][0] as unknown[];
+    } finally {
+      inserts.mockRestore();
+    }
+    const moved = await details(id);
+    expect(moved.all_events.length).toBeGreaterThan(first.all_events.length);
+    // The new answer began with the stored one: only the events after it were offered to the insert.
+    expect(offered).toHaveLength(moved.all_events.length - first.all_events.length);
+    expect((await row())?.tracking_digest).not.toBe(digest);
+
+    // A new number forgets the old answer's digest, and its own events are stored.
+    expect(
+      (await api('POST', '/v5/shipment/update/', { tracking_number: 'WB4000888', carrier_reference: 'sb' }, { shipment_id: id }))
+        .statusCode,
+    ).toBe(200);
+    expect((await row())?.tracking_digest).toBeNull();
+    await poll();
+    expect((await details(id)).all_events.length).toBeGreaterThan(moved.all_events.length);
+    expect((await row())?.tracking_digest).toEqual(expect.any(String));
   });
 
   it('WB7: the carrier knows nothing — pending, then inactive after the window', async () => {

@@ -212,6 +212,7 @@ function placeholderShipment(accountId: number): ShipmentRow {
     next_poll_at: null,
     last_tracking_update_at: null,
     poll_deferred_since: null,
+    tracking_digest: null,
     push_subscribed_until: null,
     push_retry_at: null,
     poll_failures: 0,

@@ -303,6 +303,8 @@ export class ShipmentsService {
               // A subscription belongs to the number it was made for.
               push_subscribed_until: null,
               push_retry_at: null,
+              // The digest stands for an answer about the old number.
+              tracking_digest: null,
             }
           : {}),
       });

@@ -1,14 +1,13 @@
 import type { Updateable } from 'kysely';
-import type { CarrierAdapter, CarrierEvent, TrackResult } from '../../carriers/carrier.js';
-import { eventKey } from '../../carriers/event-key.js';
+import type { CarrierAdapter, TrackResult } from '../../carriers/carrier.js';
 import { isPhaseKey } from '../../carriers/phases.js';
-import { eventTimeOf } from '../../carriers/sdk/http-carrier.js';
 import type { Clock } from '../../clock.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
 import { eventChanges, type NewEvent, storeEventsOf } from './event-recorder.js';
+import { answerOf } from './keyed-answer.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import type { ShipmentChangeListener } from './tracking-followers.js';
@@ -25,39 +24,6 @@ export interface ApplyContext {
   maxIntervalMs?: number;
   /** The carrier asks not to be polled for one number more often than this (`limits.min_poll_interval_seconds`). */
   minIntervalMs?: number;
-}
-
-/** Carrier events turned into stored events; events whose time cannot be read are left out and reported. */
-export function toNewEvents(
-  adapter: CarrierAdapter,
-  trackingNumber: string,
-  events: CarrierEvent[],
-): { rows: NewEvent[]; unreadable: number } {
-  const rows: NewEvent[] = [];
-  let unreadable = 0;
-  events.forEach((event, index) => {
-    // Parsed once per event: the carrier's base parsed it to order the answer.
-    const time = eventTimeOf(event);
-    if (!time.ok) {
-      unreadable++;
-      return;
-    }
-    rows.push({
-      dedupe_key: eventKey(adapter.record.id, trackingNumber, event, time, { legacy: adapter.legacyEventKeys === true }),
-      origin: 'carrier',
-      event: event.event,
-      event_key: event.event_key,
-      phase_key: event.phase_key,
-      time_text: time.time.text,
-      time_utc: time.time.utc,
-      timezone: event.timezone,
-      carrier_name: adapter.record.name,
-      location: event.location ? JSON.stringify(event.location) : null,
-      additional_info: JSON.stringify(event.additional_info),
-      sequence: index,
-    });
-  });
-  return { rows, unreadable };
 }
 
 /** Spread of the polls put off to a quota's reset, so that they do not all fall due at once. */
@@ -131,11 +97,17 @@ export class TrackingService {
     const nowText = now.toISOString();
     const locked = await repos.shipments.lockMany(claimed.map((row) => row.id));
     const storing: Array<{ shipment: ShipmentRow; events: NewEvent[] }> = [];
+    const digests = new Map<number, string>();
     for (const [i, row] of claimed.entries()) {
       const before = locked.get(row.id);
       const result = results[i];
       if (before && result.status === 'ok' && sameIdentity(before, row)) {
-        storing.push({ shipment: before, events: toNewEvents(context.adapter, before.tracking_number ?? '', result.events).rows });
+        const answer = answerOf(context.adapter, before.tracking_number ?? '', result.events);
+        // Only what the last answer stored did not hold: nothing at all for the same answer (most polls).
+        const events = answer.rowsSince(before.tracking_digest);
+        if (events === null) continue;
+        storing.push({ shipment: before, events });
+        digests.set(row.id, answer.digest);
       }
     }
     const stored = await storeEventsOf(repos, storing, nowText);
@@ -144,6 +116,12 @@ export class TrackingService {
       const before = locked.get(row.id);
       const jitter = (this.options.random ?? Math.random)();
       const { changes, after } = this.decide(before, row, results[i], context, podFiles[i], stored.get(row.id), now, jitter);
+      // Written with the events it stands for, in the same transaction.
+      const digest = digests.get(row.id);
+      if (digest !== undefined && before && sameIdentity(before, row)) {
+        changes.tracking_digest = digest;
+        after.tracking_digest = digest;
+      }
       if (Object.keys(changes).length > 0) await repos.shipments.write(after.id, changes);
       if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
         await this.followers.shipmentChanged(repos, before, after, nowText);
