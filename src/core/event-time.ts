@@ -226,6 +226,30 @@ function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, s
   return date.getTime();
 }
 
-function toIso(instant: number): string {
-  return new Date(instant).toISOString();
+/** Two-digit texts 00–59 and three-digit 000–999, for `toIso`. */
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+/** `YYYY-MM-DDT` of recent days, by day number since the epoch: events fall on few days, and dates are the costly part. */
+const dayTexts = new Map<number, string>();
+/** The last instant `toISOString` writes with a four-digit year (10000-01-01T00:00:00.000Z is written `+010000-…`). */
+const FOUR_DIGIT_YEARS_END = 253_402_300_800_000;
+
+/** `new Date(instant).toISOString()`, with the date of a day seen before kept rather than computed again. */
+export function toIso(instant: number): string {
+  if (!(instant >= 0 && instant < FOUR_DIGIT_YEARS_END) || !Number.isInteger(instant)) return new Date(instant).toISOString();
+  const day = Math.floor(instant / DAY_MS);
+  const date = dayTexts.get(day);
+  if (date === undefined) {
+    const text = new Date(instant).toISOString();
+    if (dayTexts.size >= 4_096) dayTexts.clear();
+    dayTexts.set(day, text.slice(0, 11));
+    return text;
+  }
+  let rest = instant - day * DAY_MS;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / MINUTE_MS);
+  rest -= minutes * MINUTE_MS;
+  const seconds = Math.floor(rest / 1000);
+  return `${date}${TWO[hours]}:${TWO[minutes]}:${TWO[seconds]}.${THREE[rest - seconds * 1000]}Z`;
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareNewestFirst,
@@ -5,6 +6,7 @@ import {
   isValidTimeZone,
   offsetAt,
   parseEventTime,
+  toIso,
   toLocalDateTime,
 } from '../../src/core/event-time.js';
 
@@ -198,5 +200,28 @@ describe('compareNewestFirst', () => {
       '2026-03-29T00:00:00+01:00',
       '2026-03-29',
     ]);
+  });
+});
+
+describe('toIso', () => {
+  it('writes every instant as toISOString does, the first time a day is seen and after', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 }), (instant) => {
+        const expected = new Date(instant).toISOString();
+        expect(toIso(instant)).toBe(expected);
+        expect(toIso(instant)).toBe(expected);
+      }),
+    );
+    // Around the edges of the fast path and of days.
+    for (const instant of [0, 1, 86_399_999, 86_400_000, 253_402_300_799_999, 253_402_300_800_000, -1, 1_795_000_000_123]) {
+      expect(toIso(instant)).toBe(new Date(instant).toISOString());
+      expect(toIso(instant)).toBe(new Date(instant).toISOString());
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }), (instant) => {
+        expect(toIso(instant)).toBe(new Date(instant).toISOString());
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

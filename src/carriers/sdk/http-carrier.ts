@@ -301,15 +301,27 @@ export abstract class HttpCarrier implements CarrierAdapter {
   }
 }
 
-/** Event times as parsed while an answer is mapped and ordered, kept with the event: storing it parses none again. */
-const parsedTimes = new WeakMap<CarrierEvent, { time: string; timezone: string | null | undefined; parsed: EventTimeResult }>();
+/**
+ * Event times as parsed while an answer is mapped and ordered, kept on the event itself (a property that is
+ * neither enumerable nor serialized): storing it parses none again, and a property costs less than a WeakMap's
+ * entry, made and collected for every event of every answer.
+ */
+const PARSED_TIME = Symbol('parsed event time');
+interface ParsedTime {
+  time: string;
+  timezone: string | null | undefined;
+  parsed: EventTimeResult;
+}
+type WithParsedTime = CarrierEvent & { [PARSED_TIME]?: ParsedTime };
 
 /** `parseEventTime` of an event's time and timezone, parsed once per event (again only if either changed). */
 export function eventTimeOf(event: CarrierEvent): EventTimeResult {
-  const known = parsedTimes.get(event);
+  const known = (event as WithParsedTime)[PARSED_TIME];
   if (known && known.time === event.time && known.timezone === event.timezone) return known.parsed;
   const parsed = parseEventTime(event.time, { timezone: event.timezone });
-  parsedTimes.set(event, { time: event.time, timezone: event.timezone, parsed });
+  const entry: ParsedTime = { time: event.time, timezone: event.timezone, parsed };
+  if (known) (event as WithParsedTime)[PARSED_TIME] = entry;
+  else if (Object.isExtensible(event)) Object.defineProperty(event, PARSED_TIME, { value: entry, writable: true });
   return parsed;
 }
 
