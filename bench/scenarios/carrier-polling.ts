@@ -7,6 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Insertable } from 'kysely';
 import { sql } from 'kysely';
 import pino from 'pino';
+import type { CarrierAdapter } from '../../src/carriers/carrier.js';
 import { HttpCarrier } from '../../src/carriers/sdk/http-carrier.js';
 import { nextReset } from '../../src/carriers/sdk/limits.js';
 import type { Clock } from '../../src/clock.js';
@@ -30,6 +31,16 @@ import {
   storyOf,
   trackingNumber,
 } from '../local-carriers.js';
+import {
+  type Answer,
+  answerFor,
+  historyModeFrom,
+  insertShipments,
+  NEW_EVENT_EVERY,
+  type PreviousPoll,
+  previousPoll,
+  settleSeed,
+} from '../poll-history.js';
 import { freshPostgresDatabase } from '../postgres.js';
 import { StatementTimes } from '../sql-timing.js';
 
@@ -41,6 +52,8 @@ const CALLS_LEFT: Partial<Record<PolledCarrier, number>> = { dhlglb: 5, glsglb: 
 /** How long the worker's CPU is measured with nothing to poll, for the idle floor. */
 const IDLE_SECONDS = 5;
 const SANDBOX_PREFIX: Record<Story, string> = { in_transit: 'WB2', out_for_delivery: 'WB3', failed_attempt: 'WB6' };
+/** Serials of the numbers whose answers the previous polls are made of (beyond every seeded shipment's), one per story. */
+const PROBE_SERIALS: Record<Story, number> = { out_for_delivery: 9_000_000, failed_attempt: 9_000_002, in_transit: 9_000_003 };
 
 /** The real clock moved ahead by hand: spends quota calls without waiting for their rate (src/carriers/sdk/limits.ts). */
 class ShiftedClock implements Clock {
@@ -51,7 +64,11 @@ class ShiftedClock implements Clock {
 }
 
 /** A merchant's settings for a carrier, its credential as the local carrier knows it (client id or API key). */
-function settingsFor(carrier: PolledCarrier, account: number, runId: string): { settings: Record<string, unknown>; credential: string } {
+function settingsFor(
+  carrier: PolledCarrier,
+  account: number | 'probe',
+  runId: string,
+): { settings: Record<string, unknown>; credential: string } {
   const id = `${carrier}-bench-${runId}-${account}`;
   const secret = `${id}-secret-${randomBytes(6).toString('hex')}`;
   switch (carrier) {
@@ -178,6 +195,12 @@ async function idleCpuMicrosPerSecond(seconds: number): Promise<number> {
   return (used.user + used.system) / ((performance.now() - started) / 1000);
 }
 
+function adapterOf(context: AppContext, id: string): CarrierAdapter {
+  const adapter = context.carriers.get(id);
+  if (!adapter) throw new Error(`no carrier adapter ${id}`);
+  return adapter;
+}
+
 function silentPoller(context: AppContext): TrackingPoller {
   return new TrackingPoller(
     context.repos,
@@ -198,21 +221,6 @@ async function accountId(context: AppContext, name: string): Promise<number> {
     .where('account_uuid', '=', account.account_uuid)
     .executeTakeFirstOrThrow();
   return row.id;
-}
-
-/** Shipments written straight into the table, 500 per statement: tracked for two days, all due within the last hour. */
-async function insertShipments(context: AppContext, rows: Array<Insertable<ShipmentsTable>>): Promise<void> {
-  const db = context.database.db;
-  for (let from = 0; from < rows.length; from += 10_000) {
-    await db.transaction().execute(async (trx) => {
-      for (let at = from; at < Math.min(rows.length, from + 10_000); at += 500) {
-        await trx
-          .insertInto('shipments')
-          .values(rows.slice(at, Math.min(at + 500, from + 10_000, rows.length)))
-          .execute();
-      }
-    });
-  }
 }
 
 function shipmentRow(
@@ -321,7 +329,10 @@ async function priorityOutcome(
     inversions: 0,
     deferringRounds: 0,
   };
+  const accountCredentials = new Set(credentialOfAccount.values());
   for (const [number, at, credential] of stats.answeredNumbers) {
+    // The previous polls' answers were asked for with a credential of their own, before the run.
+    if (!accountCredentials.has(credential)) continue;
     const urgent = isUrgent(storyOfNumber(number));
     if (urgent) outcome.polled.urgent++;
     else {
@@ -366,6 +377,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
   const seconds = envInteger('CARRIER_POLLING_SECONDS', 60);
   const latencyMs = envInteger('CARRIER_POLLING_LATENCY_MS', 50);
   const carriers = carriersFrom(process.env.CARRIER_POLLING_CARRIERS);
+  const history = historyModeFrom(process.env.CARRIER_POLLING_HISTORY);
   const profileDir = process.env.CARRIER_POLLING_CPU_PROF_DIR || undefined;
   // SQLite statements timed by statement (CARRIER_POLLING_SQL_TIMES=1): where the database time goes.
   const statementTimes = process.env.CARRIER_POLLING_SQL_TIMES === '1' && database === 'sqlite' ? new StatementTimes() : undefined;
@@ -389,6 +401,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         Array.from({ length: accounts }, (_, account) => ({ account, ...settingsFor(carrier, account, runId) })),
       );
     }
+    const probes = new Map(carriers.map((carrier) => [carrier, settingsFor(carrier, 'probe', runId)]));
     const config: LocalCarriersConfig = { controlPort: await freePort(), latencyMs, carriers: [] };
     for (const carrier of carriers) {
       const quota = ENFORCED[carrier].dailyQuota;
@@ -396,10 +409,14 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       config.carriers.push({
         id: carrier,
         port: await freePort(),
-        credentials: (credentials.get(carrier) ?? []).map((c) => ({
-          id: c.credential,
-          spentToday: quota !== null && left !== undefined ? quota - left : 0,
-        })),
+        credentials: [
+          ...(credentials.get(carrier) ?? []).map((c) => ({
+            id: c.credential,
+            spentToday: quota !== null && left !== undefined ? quota - left : 0,
+          })),
+          // The previous polls' answers are asked for with a credential of their own.
+          ...(history !== 'none' ? [{ id: probes.get(carrier)?.credential ?? '', spentToday: 0 }] : []),
+        ],
         recordNumbers: left !== undefined,
       });
     }
@@ -430,7 +447,22 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     }
     const now = Date.now();
     const seedStarted = performance.now();
+    // Each carrier's answer for each story, asked of it once, for the previous polls (CARRIER_POLLING_HISTORY=stored).
+    const answers = new Map<string, Answer>();
+    if (history !== 'none') {
+      const stories = Object.keys(PROBE_SERIALS) as Story[];
+      for (const carrier of carriers) {
+        const requests = stories.map((story) => ({
+          tracking_number: trackingNumber(carrier, PROBE_SERIALS[story]),
+          first_polled_at: new Date(now - 2 * DAY_MS).toISOString(),
+          attempt: 0,
+        }));
+        const answered = await answerFor(adapterOf(context, carrier), requests, probes.get(carrier)?.settings ?? {});
+        for (const [i, story] of stories.entries()) answers.set(`${carrier}/${story}`, answered[i]);
+      }
+    }
     const rows: Array<Insertable<ShipmentsTable>> = [];
+    const previousPolls = new Map<string, () => PreviousPoll>();
     const stories = { in_transit: 0, out_for_delivery: 0, failed_attempt: 0 };
     for (let i = 0; i < shipments; i++) {
       const carrier = carriers[i % carriers.length];
@@ -439,10 +471,24 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       stories[story]++;
       // Whole blocks of twenty serials per account, so that every account has the same share of each story.
       const account = Math.floor(serial / 20) % accounts;
-      rows.push(shipmentRow(accountRows[account], `bench-${carrier}`, carrier, trackingNumber(carrier, serial), story, i, now));
+      const number = trackingNumber(carrier, serial);
+      rows.push(shipmentRow(accountRows[account], `bench-${carrier}`, carrier, number, story, i, now));
+      if (history !== 'none') {
+        const adapter = adapterOf(context, carrier);
+        const answer = answers.get(`${carrier}/${story}`) ?? { events: [], expectedDelivery: null };
+        previousPolls.set(number, () => previousPoll(adapter, number, answer, i % NEW_EVENT_EVERY === 0, history));
+      }
     }
-    await insertShipments(context, rows);
+    const seededEvents = await insertShipments(
+      context,
+      rows,
+      history !== 'none'
+        ? async (chunk) => chunk.map((row) => (previousPolls.get(row.tracking_number ?? '') as () => PreviousPoll)())
+        : undefined,
+    );
     rows.length = 0;
+    previousPolls.clear();
+    await settleSeed(context);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     // Late in the day: the quota-bound credentials spent all but CALLS_LEFT of their calls before the run (the local
@@ -575,8 +621,27 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         ),
       );
     }
-    await insertShipments(sandbox.context, sandboxRows);
+    const sandboxAdapter = adapterOf(sandbox.context, 'sandbx');
+    const sandboxSeededEvents = await insertShipments(
+      sandbox.context,
+      sandboxRows,
+      history !== 'none'
+        ? async (chunk) => {
+            // Asked as the poller asks: from when tracking began.
+            const requests = chunk.map((row) => ({
+              tracking_number: row.tracking_number ?? '',
+              first_polled_at: row.tracking_started_at ?? '',
+              attempt: 0,
+            }));
+            const answered = await answerFor(sandboxAdapter, requests, {});
+            return chunk.map((row, i) =>
+              previousPoll(sandboxAdapter, row.tracking_number ?? '', answered[i], i % NEW_EVENT_EVERY === 0, history),
+            );
+          }
+        : undefined,
+    );
     sandboxRows.length = 0;
+    await settleSeed(sandbox.context);
     const sandboxPolling = await pollFor(
       silentPoller(sandbox.context),
       warmupSeconds,
@@ -643,7 +708,10 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       goalMet,
       notes: [
         `${database}: ${count(shipments)} shipments (${count(stories.out_for_delivery)} out for delivery, ${count(stories.failed_attempt)} after a failed attempt),` +
-          ` ${carriers.length} carriers × ${accounts} accounts (one credential each), answers after ${latencyMs} ms; seeded in ${round(seedSeconds)} s`,
+          ` ${carriers.length} carriers × ${accounts} accounts (one credential each), answers after ${latencyMs} ms; seeded in ${round(seedSeconds)} s;` +
+          (history !== 'none'
+            ? ` each with its previous poll's events stored${history === 'events' ? ' without a digest' : ''} (${count(seededEvents)}; sandbox ${count(sandboxSeededEvents)}), one in ${NEW_EVENT_EVERY} to get a new event`
+            : ' nothing stored before: every poll is a first poll'),
         `${database}: polled ${count(polled)} numbers in ${count(calls)} carrier calls over ${round(polling.wallSeconds)} s (${round(polled / polling.wallSeconds)} numbers/s),` +
           ` ${working.length} rounds claiming ${count(claimed)} shipments (p50 ${round(percentile(sortedRounds, 0.5))} ms, max ${round(sortedRounds[sortedRounds.length - 1] ?? 0)} ms);` +
           ` ${count(events)} events stored`,
