@@ -1,10 +1,10 @@
 /**
  * What a tracked shipment has stored before the carrier-polling scenario polls it (CARRIER_POLLING_HISTORY):
  *
- * - `stored` (the default): the events of its previous poll and that answer's digest, as the poller left them.
- *   One shipment in `newEvery` (4) had one event fewer then, so this poll brings it one new event; the rest
- *   bring nothing new. A shipment in transit is polled every 30 minutes over days and gets a scan or two a
- *   day, so one poll in four with a new event is more than most polls bring.
+ * - `stored` (the default): the events of its previous poll, that answer's digest and its expected delivery, as
+ *   the poller left them. One shipment in `NEW_EVENT_EVERY` (4) had one event fewer then, so this poll brings
+ *   it one new event; the rest bring nothing new. A shipment in transit is polled every 30 minutes over days
+ *   and gets a scan or two a day, so one poll in four with a new event is more than most polls bring.
  * - `events`: the same events stored, but no digest, as a version before digests stored them: every poll offers
  *   all of its events to the insert, which finds them stored (the first poll of each shipment after an upgrade).
  * - `none`: nothing stored: every poll is the shipment's first, and stores its whole history.
