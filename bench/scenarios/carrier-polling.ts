@@ -747,7 +747,8 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
  * CARRIER_POLLING_SHIPMENTS tracked shipments (default 100,000) dealt over the seven HTTP carriers
  * (CARRIER_POLLING_CARRIERS), CARRIER_POLLING_ACCOUNTS accounts (default 2) each with its own credential for
  * every carrier, written straight into the database, all due within the last hour; one in ten out for delivery,
- * one in twenty after a failed attempt. The carriers are local servers in a child process
+ * one in twenty after a failed attempt; each with its previous poll stored, one in four to get a new event
+ * (CARRIER_POLLING_HISTORY: stored, events, none; bench/poll-history.ts). The carriers are local servers in a child process
  * (bench/carrier-servers.ts) that enforce and count each carrier's limits per credential; DHL's and GLS's
  * credentials have only a few calls left today. TrackingPoller.runOnce runs round after round for
  * CARRIER_POLLING_SECONDS (default 60; the last round is waited for). Figure: the worker process's CPU time
