@@ -116,9 +116,9 @@ export class TrackingService {
       const before = locked.get(row.id);
       const jitter = (this.options.random ?? Math.random)();
       const { changes, after } = this.decide(before, row, results[i], context, podFiles[i], stored.get(row.id), now, jitter);
-      // Written with the events it stands for, in the same transaction.
+      // Written with the events it stands for, in the same transaction (set only for a locked row of the same identity).
       const digest = digests.get(row.id);
-      if (digest !== undefined && before && sameIdentity(before, row)) {
+      if (digest !== undefined) {
         changes.tracking_digest = digest;
         after.tracking_digest = digest;
       }
