@@ -38,6 +38,11 @@ export interface TrackRequest {
   first_polled_at: string;
   /** 0 for the first poll of the current retry sequence, then 1, 2, … while errors repeat. */
   attempt: number;
+  /**
+   * The `fingerprint` of the last answer for this number that the caller stored in full. An adapter that
+   * finds the carrier's data for the number unchanged answers `unchanged` instead of mapping it again.
+   */
+  known_answer?: string | null;
 }
 
 /** Everything `track` needs besides the requests and settings; adapters never read the wall clock. */
@@ -152,7 +157,17 @@ export type TrackResult =
       events: CarrierEvent[];
       expected_delivery?: ExpectedDelivery;
       proof_of_delivery?: ProofOfDelivery;
+      /**
+       * Identifies the carrier's data this answer was made from (adapters that fingerprint it): kept with what
+       * the caller stored and given back as `known_answer` in later requests.
+       */
+      fingerprint?: string;
     }
+  /**
+   * The carrier's data for the number is exactly what the request's `known_answer` was made from: the answer
+   * is the one the caller stored, so nothing in it is new (it is not mapped again).
+   */
+  | { status: 'unchanged'; tracking_number: string; fingerprint?: string }
   | { status: 'not_found'; tracking_number: string }
   | (CarrierError & { tracking_number: string });
 

@@ -15,6 +15,7 @@ import * as bookingCancellations from './migrations/0014_booking_cancellations_p
 import * as pollClaimsByConfiguration from './migrations/0015_poll_claims_by_configuration.js';
 import * as notifications from './migrations/0016_notifications.js';
 import * as trackingDigest from './migrations/0017_tracking_digest.js';
+import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0015_poll_claims_by_configuration': pollClaimsByConfiguration,
   '0016_notifications': notifications,
   '0017_tracking_digest': trackingDigest,
+  '0018_tracking_fingerprint': trackingFingerprint,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -82,6 +82,11 @@ export interface ShipmentsTable {
    * nothing new to store. Null until a poll stores one; cleared when the tracking number or carrier changes.
    */
   tracking_digest: string | null;
+  /**
+   * The carrier adapter's fingerprint of its data for the number in the last answer a poll stored in full: a
+   * poll whose data has the same fingerprint is not mapped again. Null until one is stored; cleared with the digest.
+   */
+  tracking_fingerprint: string | null;
   /** Until when the carrier pushes this number's events (a push subscription); null when not subscribed. */
   push_subscribed_until: string | null;
   /** Not before this may the subscriber ask the carrier again: a worker's claim, or a day after a refusal. */

@@ -258,6 +258,7 @@ export class TrackingPoller implements PeriodicTask {
           tracking_number: row.tracking_number as string,
           first_polled_at: row.tracking_started_at ?? this.clock.now().toISOString(),
           attempt: row.poll_failures,
+          known_answer: row.tracking_fingerprint,
         })),
         settings,
         // A credential that cannot call within a few seconds (its rate, its slots) holds those numbers back for

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookingCapable, BookRequest } from '../../src/carriers/booking.js';
-import type { CarrierAdapter, TrackResult } from '../../src/carriers/carrier.js';
+import type { CarrierAdapter, TrackRequest, TrackResult } from '../../src/carriers/carrier.js';
 import { eventKey } from '../../src/carriers/event-key.js';
+import { HttpCarrier } from '../../src/carriers/sdk/http-carrier.js';
 import { parseEventTime } from '../../src/core/event-time.js';
 import { ADDRESS_FIELDS } from '../../src/schemas/address.schemas.js';
 import { LINE_ITEM_FIELDS } from '../../src/schemas/line-item.schemas.js';
@@ -32,7 +33,8 @@ export interface CarrierContract {
 /**
  * The contract every adapter keeps, run over each of its fixtures: one result per request in request
  * order; `track` never rejects; events oldest first; every time parses; `carrier_code` set; event keys
- * stable across two identical polls; no secret in any result; the mapper never throws on arbitrary JSON.
+ * stable across two identical polls; carrier data stored before answered `unchanged` (HTTP carriers); no
+ * secret in any result; the mapper never throws on arbitrary JSON.
  */
 export function carrierContract(contract: CarrierContract): void {
   describe(`${contract.carrierId}: the carrier contract`, () => {
@@ -51,6 +53,7 @@ export function carrierContract(contract: CarrierContract): void {
             for (const secret of fixture.secrets) expect(text).not.toContain(secret);
           }
           expect(keysOf(adapter, second)).toEqual(keysOf(adapter, first));
+          if (adapter instanceof HttpCarrier) await checkKnownAnswers(adapter, settings, requests, first, second);
         } finally {
           await close();
         }
@@ -65,6 +68,46 @@ export function carrierContract(contract: CarrierContract): void {
         { numRuns: 300 },
       );
     });
+  });
+}
+
+/**
+ * Carrier data as stored before is not mapped again: every found number has a fingerprint, the same in two
+ * identical polls; asked again with it as `known_answer`, the number is answered `unchanged` (with that
+ * fingerprint), and with another one, mapped as before. Other answers are what they were.
+ */
+async function checkKnownAnswers(
+  adapter: CarrierAdapter,
+  settings: Record<string, unknown>,
+  requests: TrackRequest[],
+  first: TrackResult[],
+  second: TrackResult[],
+): Promise<void> {
+  const fingerprints = first.map((result) => (result.status === 'ok' ? result.fingerprint : undefined));
+  first.forEach((result, i) => {
+    if (result.status !== 'ok') return;
+    expect(result.fingerprint, `${result.tracking_number} has a fingerprint`).toEqual(expect.any(String));
+    expect(second[i].status === 'ok' && second[i].fingerprint).toBe(result.fingerprint);
+  });
+  const known = await adapter.track(
+    requests.map((request, i) => ({ ...request, known_answer: fingerprints[i] ?? null })),
+    settings,
+    { now: new Date() },
+  );
+  const other = await adapter.track(
+    requests.map((request) => ({ ...request, known_answer: `${adapter.record.id}.0:another` })),
+    settings,
+    { now: new Date() },
+  );
+  first.forEach((result, i) => {
+    if (result.status === 'ok') {
+      expect(known[i]).toEqual({ status: 'unchanged', tracking_number: result.tracking_number, fingerprint: result.fingerprint });
+      expect(other[i]).toMatchObject({ status: 'ok', fingerprint: result.fingerprint });
+      expect(keysOf(adapter, [other[i]])).toEqual(keysOf(adapter, [result]));
+    } else {
+      expect(known[i].status).toBe(result.status);
+      expect(other[i].status).toBe(result.status);
+    }
   });
 }
 

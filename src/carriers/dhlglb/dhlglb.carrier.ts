@@ -176,6 +176,9 @@ export class DhlUnifiedCarrier extends HttpCarrier implements PushCapable {
       return { ...answer, tracking_number: trackingNumber };
     }
     if (answer.status === 200) {
+      // The body is this number's alone: the same bytes as the stored answer's are that answer again.
+      const unchanged = this.unchangedAnswer(context, trackingNumber, answer.body);
+      if (unchanged) return unchanged;
       return mapShipmentsBody(trackingNumber, answer.json(), {
         eventKeyOf: (code) => this.code(DHLGLB_CODES, [code]),
         proofOfDelivery: (link, shipmentId) =>

@@ -81,6 +81,7 @@ export class FedexCarrier extends HttpCarrier {
     const results = mapTrackingResponse(response.json(), numbers, {
       code: (codes) => this.code(FEDEX_CODES, codes),
       proofOfDelivery: (piece) => this.proofOfDelivery(piece, context),
+      unchanged: this.sameAnswer(context),
     });
     return results ?? this.unreadable(context, response, 'tracking answer');
   }

@@ -3,6 +3,7 @@ import type { CarrierError, CarrierEvent, CarrierEventLocation, ProofOfDelivery,
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import { eventTimeOf } from '../sdk/http-carrier.js';
+import type { SameAnswer } from '../sdk/known-answers.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
 import type { FedexCompleteTrackResult, FedexScanEvent, FedexTrackResponse, FedexTrackResult } from './fdxglb.payload.js';
 import { scanPlace, scanTimezone } from './fdxglb.places.js';
@@ -31,6 +32,8 @@ export interface FedexMapOptions {
   code?: (codes: ReadonlyArray<string | null | undefined>) => EventKey | null;
   /** The proof-of-delivery handle of a delivered piece whose signature proof FedEx lists; none without it. */
   proofOfDelivery?: (request: FedexProofRequest) => ProofOfDelivery;
+  /** Whether a number's chosen piece is the data of the answer the caller stored (it is then not mapped). */
+  unchanged?: SameAnswer;
 }
 
 function text(value: unknown): string | null {
@@ -229,7 +232,9 @@ export function mapTrackingResponse(body: unknown, numbers: readonly string[], o
     const entry = byNumber.get(normalize(number)) ?? completeResultFor(complete, number);
     if (!entry) continue;
     const piece = pickPiece(Array.isArray(entry.trackResults) ? (entry.trackResults as FedexTrackResult[]) : [], number);
-    results.push(piece ? mapPiece(number, piece, options) : { status: 'not_found', tracking_number: number });
+    if (!piece) results.push({ status: 'not_found', tracking_number: number });
+    else if (options.unchanged?.(number, piece)) results.push({ status: 'unchanged', tracking_number: number });
+    else results.push(mapPiece(number, piece, options));
   }
   return results;
 }

@@ -96,7 +96,8 @@ export class GlsCarrier extends HttpCarrier {
       isQuotaExceeded: (answer) => answer.status !== 200 && isQuotaFault(answer.json()),
     });
     if ('retryable' in response) return this.untilReset(response);
-    if (response.status === 200) return mapGlsResponse(response.json(), numbers, (codes) => this.code(GLS_CODES, codes));
+    if (response.status === 200)
+      return mapGlsResponse(response.json(), numbers, (codes) => this.code(GLS_CODES, codes), this.sameAnswer(context));
     return this.refused(context, response);
   }
 

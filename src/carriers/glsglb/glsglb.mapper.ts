@@ -2,6 +2,7 @@ import { parseEventTime } from '../../core/event-time.js';
 import type { CarrierError, CarrierEvent, TrackResult } from '../carrier.js';
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
+import type { SameAnswer } from '../sdk/known-answers.js';
 import { placeOf } from '../sdk/places.js';
 import { fromIsoLike, timezoneOf } from '../sdk/times.js';
 import { AFTER_ATTEMPT, GLS_CODES, GLS_NOT_FOUND, PARCEL_SHOP_CODES } from './glsglb.codes.js';
@@ -146,7 +147,12 @@ function pickParcel(parcels: GlsParcel[], wanted: string): GlsParcel {
  * (found, `not_found` for `E_404_01`, an error for other per-id errors); numbers it does not mention are
  * left out (the adapter base reports them). A body that is not a parcels list is one error for the batch.
  */
-export function mapGlsResponse(body: unknown, numbers: readonly string[], mapKey: CodeMapper = plainMapper): TrackResult[] | CarrierError {
+export function mapGlsResponse(
+  body: unknown,
+  numbers: readonly string[],
+  mapKey: CodeMapper = plainMapper,
+  unchanged?: SameAnswer,
+): TrackResult[] | CarrierError {
   const parcels = isObject(body) ? (body as GlsParcelsResponse).parcels : undefined;
   if (!Array.isArray(parcels)) {
     return { status: 'error', retryable: true, message: 'GLS answer could not be read: it holds no parcels list' };
@@ -162,6 +168,11 @@ export function mapGlsResponse(body: unknown, numbers: readonly string[], mapKey
     const found = mentions.filter((entry) => text(entry.errorCode) === '');
     if (found.length > 0) {
       const parcel = pickParcel(found, wanted);
+      // The chosen parcel is all that is read for the number: the stored answer's parcel is that answer again.
+      if (unchanged?.(number, parcel)) {
+        results.push({ status: 'unchanged', tracking_number: number });
+        continue;
+      }
       const unitno = text(parcel.unitno);
       const note = unitno !== '' && normalizeNumber(unitno) !== wanted ? unitno : undefined;
       results.push({ status: 'ok', tracking_number: number, events: mapParcelEvents(parcel, mapKey, note) });

@@ -82,7 +82,7 @@ export class LaPosteCarrier extends HttpCarrier {
       headers: { 'x-okapi-key': key, accept: 'application/json' },
     });
     if ('retryable' in response) return response;
-    const results = mapSuiviBody(response.json(), numbers, (codes) => this.code(LAPOSTE_CODES, codes));
+    const results = mapSuiviBody(response.json(), numbers, (codes) => this.code(LAPOSTE_CODES, codes), this.sameAnswer(context));
     if (results !== null) return results;
     // An unknown number has also been answered with a bare 404 without a JSON body.
     if (response.status === 404) return numbers.map((n) => ({ status: 'not_found', tracking_number: n }));

@@ -2,6 +2,7 @@ import { parseEventTime } from '../../core/event-time.js';
 import type { CarrierEvent, ExpectedDelivery, TrackResult } from '../carrier.js';
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
+import type { SameAnswer } from '../sdk/known-answers.js';
 import { countryAlpha2, placeOf } from '../sdk/places.js';
 import { fromIsoLike, timezoneOf } from '../sdk/times.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES } from './lapost.codes.js';
@@ -50,7 +51,12 @@ function isEnvelope(value: unknown): value is Json {
  * answered for, matched by `idShip`. A single envelope without an `idShip` answers the only number asked.
  * Returns null when the body holds no envelope at all (the caller reports the answer as unreadable).
  */
-export function mapSuiviBody(body: unknown, numbers: readonly string[], code: CodeMapper = defaultCodeMapper): TrackResult[] | null {
+export function mapSuiviBody(
+  body: unknown,
+  numbers: readonly string[],
+  code: CodeMapper = defaultCodeMapper,
+  unchanged?: SameAnswer,
+): TrackResult[] | null {
   const envelopes = (Array.isArray(body) ? body : [body]).filter(isEnvelope);
   if (envelopes.length === 0) return null;
   const asked = new Map(numbers.map((n) => [normalize(n), n]));
@@ -61,7 +67,11 @@ export function mapSuiviBody(body: unknown, numbers: readonly string[], code: Co
     if (id === null) continue;
     const number = asked.get(normalize(id));
     if (number === undefined || answered.has(number)) continue;
-    answered.set(number, resultOf(envelope, shipment, number, code));
+    // A number's envelope is all that is read for it: the stored answer's envelope is that answer again.
+    answered.set(
+      number,
+      unchanged?.(number, envelope) ? { status: 'unchanged', tracking_number: number } : resultOf(envelope, shipment, number, code),
+    );
   }
   return [...answered.values()];
 }

@@ -68,6 +68,9 @@ export class PostnlCarrier extends HttpCarrier {
     // Not documented for unknown barcodes (PostNL answers those with Warnings in a 200), but plain enough.
     if (response.status === 404) return { status: 'not_found', tracking_number: number };
     if (response.status !== 200) return { ...this.unreadable(context, response), tracking_number: number };
+    // The body is this number's alone: the same bytes as the stored answer's are that answer again.
+    const unchanged = this.unchangedAnswer(context, number, response.body);
+    if (unchanged) return unchanged;
     const body = response.json();
     if (body === undefined) return { ...this.unreadable(context, response), retryable: true, tracking_number: number };
     return mapStatusBody(number, body, {

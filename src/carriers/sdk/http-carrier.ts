@@ -15,6 +15,7 @@ import type {
 } from '../carrier.js';
 import { type CodeTable, mapCode } from './codes.js';
 import { type CallAuth, type CarrierCall, type CarrierResponse, heldBack } from './http.js';
+import { KnownAnswers, type SameAnswer } from './known-answers.js';
 import type { CarrierLimits, CredentialGate } from './limits.js';
 import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from './settings.js';
 import { type IssuedToken, TokenCache } from './token-cache.js';
@@ -40,6 +41,8 @@ export interface CallContext {
    */
   waitSignal?: AbortSignal;
   waitFor?: AbortSignal | null;
+  /** What the caller stored of each number's last answer (tracking calls): see `HttpCarrier.unchangedAnswer`. */
+  answers?: KnownAnswers;
 }
 
 /** What one credential can serve the poller (`HttpCarrier.pollCapacity`). */
@@ -133,6 +136,8 @@ export abstract class HttpCarrier implements CarrierAdapter {
     // One deadline serves every call and wait of a poll (each adds and removes its listener): no leak, so no warning.
     if (options.signal) setMaxListeners(0, options.signal);
     const context = this.context(effective, options);
+    const known = new KnownAnswers(this.record.id, requests);
+    context.answers = known;
     const gate = this.kit.gates.gate(context.credentialKey, this.limits);
     const size = Math.max(1, this.limits.numbers_per_call);
     // One question per number however it was written (spaces, case); every request gets the answer.
@@ -163,7 +168,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
           answers.set(
             n,
             result
-              ? this.ordered({ ...result, tracking_number: n })
+              ? this.finished({ ...result, tracking_number: n }, known)
               : { status: 'error', tracking_number: n, retryable: true, message: `${this.record.name} gave no answer for this number` },
           );
         }
@@ -294,10 +299,28 @@ export abstract class HttpCarrier implements CarrierAdapter {
     }
   }
 
-  /** Events oldest first whatever order the carrier used; the carrier's order breaks ties. */
-  private ordered(result: TrackResult): TrackResult {
-    if (result.status !== 'ok') return result;
-    return { ...result, events: oldestFirst(result.events) };
+  /**
+   * `unchanged` when a number's carrier data (its body, or its entry in a batch answer, before any mapping) is
+   * what the caller's stored answer was made from; else null, and the data's fingerprint goes with the answer
+   * the adapter maps from it. An adapter asks this once per number, with all the data its mapper reads for it.
+   */
+  protected unchangedAnswer(context: CallContext, trackingNumber: string, data: Uint8Array | string | object): TrackResult | null {
+    return context.answers?.same(trackingNumber, data) ? { status: 'unchanged', tracking_number: trackingNumber } : null;
+  }
+
+  /** `unchangedAnswer` for mappers of batch answers, given each number's entry. */
+  protected sameAnswer(context: CallContext): SameAnswer {
+    return (trackingNumber, data) => context.answers?.same(trackingNumber, data) ?? false;
+  }
+
+  /** Events oldest first whatever order the carrier used (the carrier's order breaks ties), with the fingerprint of their data. */
+  private finished(result: TrackResult, answers: KnownAnswers): TrackResult {
+    if (result.status !== 'ok' && result.status !== 'unchanged') return result;
+    const fingerprint = answers.fingerprintOf(result.tracking_number);
+    if (result.status === 'unchanged') return { ...result, fingerprint };
+    const ordered = { ...result, events: oldestFirst(result.events) };
+    if (fingerprint) ordered.fingerprint = fingerprint;
+    return ordered;
   }
 }
 

@@ -252,13 +252,15 @@ export class UpsCarrier extends HttpCarrier implements PushCapable, BookingCapab
       auth: this.tokenAuth(context),
     });
     if ('retryable' in response) return { ...response, tracking_number: number };
-    const body = response.json();
     if (response.status === 200) {
-      const result = mapTrackResponse(body, number, (codes) => this.code(UPS_CODES, codes));
+      // The body is this number's alone: the same bytes as the stored answer's are that answer again.
+      const unchanged = this.unchangedAnswer(context, number, response.body);
+      if (unchanged) return unchanged;
+      const result = mapTrackResponse(response.json(), number, (codes) => this.code(UPS_CODES, codes));
       // A 200 that is not a Track API answer (a gateway's page) is retryable (the SDK's rule for 2xx).
       return 'tracking_number' in result ? result : { ...this.unreadable(context, response), tracking_number: number };
     }
-    const errors = errorsOf(body);
+    const errors = errorsOf(response.json());
     // 404 "Tracking number information not found", in UPS's error shape (not some proxy's page).
     if (response.status === 404 && errors.length > 0) return { status: 'not_found', tracking_number: number };
     if (response.status === 400 && errors.length > 0) {

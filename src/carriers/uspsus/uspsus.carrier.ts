@@ -117,7 +117,7 @@ export class UspsCarrier extends HttpCarrier {
   private read(response: CarrierResponse, asked: string[], context: CallContext): TrackResult[] | CarrierError {
     const body = response.json();
     if ((response.status === 200 || response.status === 207) && body !== undefined) {
-      return mapTrackingAnswer(body, asked, { code: (codes) => this.code(TABLE, codes) });
+      return mapTrackingAnswer(body, asked, { code: (codes) => this.code(TABLE, codes), unchanged: this.sameAnswer(context) });
     }
     if (response.status === 400 || response.status === 404) {
       const results = mapErrorAnswer(response.status, body, asked);

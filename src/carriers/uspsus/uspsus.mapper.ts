@@ -2,6 +2,7 @@ import countries from 'i18n-iso-countries';
 import type { CarrierEvent, CarrierEventLocation, TrackResult } from '../carrier.js';
 import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
+import type { SameAnswer } from '../sdk/known-answers.js';
 import { countryAlpha2, placeOf } from '../sdk/places.js';
 import { timezoneOf } from '../sdk/times.js';
 import { categoryKey, USPS_CATEGORIES, USPS_CODES, USPS_NOT_TRACKABLE, USPS_NOT_YET_KNOWN } from './uspsus.codes.js';
@@ -13,6 +14,8 @@ export type CodeLookup = (codes: ReadonlyArray<string | null | undefined>) => Ev
 
 export interface UspsMapOptions {
   code?: CodeLookup;
+  /** Whether a number's chosen detail is the data of the answer the caller stored (it is then not mapped). */
+  unchanged?: SameAnswer;
 }
 
 const TABLE = { ...USPS_CODES, ...USPS_CATEGORIES };
@@ -209,7 +212,10 @@ export function mapTrackingAnswer(body: unknown, numbers: readonly string[], opt
       const status = text(item.statusCode);
       return (status === null || status.startsWith('2')) && item.error === undefined;
     });
-    if (found.length > 0) return mapDetail(pick(found), asked, lookup);
+    if (found.length > 0) {
+      const detail = pick(found);
+      return options.unchanged?.(asked, detail) ? { status: 'unchanged', tracking_number: asked } : mapDetail(detail, asked, lookup);
+    }
     const failed = mine[0];
     if (failed) return failureResult(asked, text(failed.statusCode) ?? '404', failed.error);
     return { status: 'error', tracking_number: asked, retryable: true, message: 'USPS gave no answer for this number' };

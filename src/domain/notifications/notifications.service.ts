@@ -213,6 +213,7 @@ function placeholderShipment(accountId: number): ShipmentRow {
     last_tracking_update_at: null,
     poll_deferred_since: null,
     tracking_digest: null,
+    tracking_fingerprint: null,
     push_subscribed_until: null,
     push_retry_at: null,
     poll_failures: 0,

@@ -24,10 +24,15 @@ export class ProofOfDeliveryService {
     private readonly publicUrl: string,
   ) {}
 
+  /** Whether the shipment holds this proof already (the same file at the carrier). */
+  holds(shipment: ShipmentRow, proof: ProofOfDelivery): boolean {
+    const current = shipment.pod_file ? (JSON.parse(shipment.pod_file) as StoredProof) : null;
+    return current?.reference === proof.reference;
+  }
+
   /** Fetches and stores the proof when it is new; returns the value for `shipments.pod_file`, or null to keep the current one. */
   async capture(shipment: ShipmentRow, proof: ProofOfDelivery): Promise<string | null> {
-    const current = shipment.pod_file ? (JSON.parse(shipment.pod_file) as StoredProof) : null;
-    if (current?.reference === proof.reference) return null;
+    if (this.holds(shipment, proof)) return null;
     const fetched = await proof.fetch({});
     if (fetched.status !== 'ok') return null;
     const key = `pod/${shipment.shipment_uuid}`;

@@ -305,6 +305,7 @@ export class ShipmentsService {
               push_retry_at: null,
               // The digest stands for an answer about the old number.
               tracking_digest: null,
+              tracking_fingerprint: null,
             }
           : {}),
       });

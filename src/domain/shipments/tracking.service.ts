@@ -122,6 +122,11 @@ export class TrackingService {
         changes.tracking_digest = digest;
         after.tracking_digest = digest;
       }
+      const fingerprint = before ? this.fingerprintOf(before, row, results[i], podFiles[i]) : undefined;
+      if (fingerprint !== undefined && fingerprint !== after.tracking_fingerprint) {
+        changes.tracking_fingerprint = fingerprint;
+        after.tracking_fingerprint = fingerprint;
+      }
       if (Object.keys(changes).length > 0) await repos.shipments.write(after.id, changes);
       if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
         await this.followers.shipmentChanged(repos, before, after, nowText);
@@ -129,6 +134,18 @@ export class TrackingService {
       afters.push(after);
     }
     return afters;
+  }
+
+  /**
+   * The fingerprint the row keeps after this answer (undefined: as it is): that of an answer applied in full
+   * (its events stored with the same transaction, its proof of delivery held), else none, so that the next
+   * poll maps the carrier's data again. `before` is the row as read under the lock.
+   */
+  private fingerprintOf(before: ShipmentRow, claimed: ShipmentRow, result: TrackResult, podFile: string | null): string | null | undefined {
+    if (result.status !== 'ok' || !sameIdentity(before, claimed)) return undefined;
+    const proof = result.proof_of_delivery;
+    if (proof && podFile === null && !this.proofs.holds(before, proof)) return null;
+    return result.fingerprint ?? null;
   }
 
   /**
@@ -173,7 +190,9 @@ export class TrackingService {
     }
 
     if (shipment.poll_deferred_since) change({ poll_deferred_since: null });
-    if (result.status === 'not_found') {
+    // The carrier's data is what the stored answer was made from: as an answer with nothing new.
+    const answer = result.status === 'unchanged' ? null : result;
+    if (answer?.status === 'not_found') {
       const started = new Date(shipment.tracking_started_at ?? nowText);
       if (now.getTime() - started.getTime() >= this.options.windowMs) {
         const status = shipment.status === SHIPMENT_STATUS.pending ? SHIPMENT_STATUS.inactive : shipment.status;
@@ -184,18 +203,19 @@ export class TrackingService {
       return done({ next_poll_at: new Date(Math.max(next.getTime(), earliest)).toISOString(), poll_failures: 0 });
     }
 
-    if (stored) {
-      const correction = result.events.some((e) => e.correction === true);
+    if (stored && answer) {
+      const correction = answer.events.some((e) => e.correction === true);
       const events = eventChanges(shipment, stored.created, stored.latestPhase, nowText, correction);
       if (events.changes) change(events.changes);
     }
-    const signedBy = result.proof_of_delivery?.signed_by?.trim();
-    if (result.expected_delivery || signedBy) {
+    const signedBy = answer?.proof_of_delivery?.signed_by?.trim();
+    const expected = answer?.expected_delivery;
+    if (expected || signedBy) {
       // The body is read once for both; written back only if something in it changed.
       const body = JSON.parse(shipment.body);
       let bodyChanged = false;
-      if (result.expected_delivery) {
-        const window = { from: result.expected_delivery.from, to: result.expected_delivery.to };
+      if (expected) {
+        const window = { from: expected.from, to: expected.to };
         if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
           body.expected_delivery = window;
           bodyChanged = true;

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TrackResult } from '../../../src/carriers/carrier.js';
+import { TrackingService } from '../../../src/domain/shipments/tracking.service.js';
 import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { CarrierServer } from '../support/carrier-server.js';
 import { answerFor, CLIENT_ID, CLIENT_SECRET, fixture, numbersAsked, SETTINGS } from './fdxglb.fixtures.js';
@@ -6,6 +8,9 @@ import { answerFor, CLIENT_ID, CLIENT_SECRET, fixture, numbersAsked, SETTINGS } 
 const TRACK = '/track/v1/trackingnumbers';
 const TOKEN = '/oauth/token';
 const DOCUMENTS = '/track/v1/trackingdocuments';
+
+/** What the local FedEx changes in its answers (a new scan, in a test that needs one). */
+let amend = (answer: unknown) => answer;
 
 /** Through the HTTP API: a FedEx configuration, shipments with synthetic 12-digit numbers, one poll against a local FedEx. */
 describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', () => {
@@ -17,7 +22,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
     server = await new CarrierServer().start();
     server
       .on('POST', TOKEN, () => ({ body: fixture('token.json') }))
-      .on('POST', TRACK, (request) => ({ body: answerFor(request.body) }))
+      .on('POST', TRACK, (request) => ({ body: amend(answerFor(request.body)) }))
       .on('POST', DOCUMENTS, () => ({ body: fixture('signature-proof.json') }));
     t = await createTestApp({ env: { WAYBILL_CARRIER_FDXGLB_BASE_URL: server.url } });
     acct = await t.account({ carriers: [{ carrier_reference: 'fedex', carrier_id: 'fdxglb', settings: SETTINGS }] });
@@ -30,6 +35,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
   const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
   const details = async (shipmentId: string) =>
     (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  const accountRowId = async () => (await t.context.repos.accounts.findByUuid(acct.accountUuid))?.id ?? 0;
   const eventKeys = (data: { all_events: Array<{ event_key: string | null }> }) => data.all_events.map((event) => event.event_key);
 
   it('tracks a parcel in transit, a delivered one with its signature proof, a returned one and an unknown one in one FedEx call', async () => {
@@ -109,6 +115,75 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
     expect(server.to(TOKEN)).toHaveLength(1);
   });
 
+  it('a poll whose FedEx data is as stored maps none of it; data that changed is mapped and stored', async () => {
+    const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
+    const answers = () => applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
+    const row = async (shipmentId: string) => t.context.repos.shipments.findByShipmentId(await accountRowId(), shipmentId);
+    try {
+      const before = await details('fedex-transit');
+      const fingerprint = (await row('fedex-transit'))?.tracking_fingerprint;
+      expect(fingerprint).toEqual(expect.stringMatching(/^fdxglb\.\d+:/));
+      // The delivered parcel's proof was downloaded with its answer: that answer was stored in full.
+      expect((await row('fedex-delivered'))?.tracking_fingerprint).toEqual(expect.any(String));
+
+      t.clock.advance(40 * 60_000);
+      await t.context.worker.runOnce();
+      expect(answers().find((r) => r.tracking_number === '799900000043')).toEqual({
+        status: 'unchanged',
+        tracking_number: '799900000043',
+        fingerprint,
+      });
+      const after = await details('fedex-transit');
+      expect(after.all_events).toEqual(before.all_events);
+      expect(after.expected_delivery).toEqual(before.expected_delivery);
+      expect((await row('fedex-transit'))?.tracking_fingerprint).toBe(fingerprint);
+
+      // FedEx scans the parcel onto the delivery vehicle: the answer differs, so it is mapped and its new scan stored.
+      applied.mockClear();
+      amend = (answer) =>
+        withScan(answer, '799900000043', {
+          date: '2026-11-02T08:10:00-05:00',
+          eventType: 'OD',
+          eventDescription: 'On FedEx vehicle for delivery',
+          scanLocation: { city: 'MILLBROOK', stateOrProvinceCode: 'NY', postalCode: '12599', countryCode: 'US' },
+          derivedStatusCode: 'OD',
+          derivedStatus: 'On FedEx vehicle for delivery',
+        });
+      t.clock.advance(40 * 60_000);
+      await t.context.worker.runOnce();
+      const changed = answers().find((r) => r.tracking_number === '799900000043');
+      expect(changed).toMatchObject({ status: 'ok', fingerprint: expect.any(String) });
+      expect(changed?.status === 'ok' && changed.fingerprint).not.toBe(fingerprint);
+      const moved = await details('fedex-transit');
+      expect(moved.all_events).toHaveLength(before.all_events.length + 1);
+      expect(moved.all_events[0]).toMatchObject({ time: '2026-11-02T08:10:00-05:00', additional_info: { carrier_code: 'OD' } });
+      expect((await row('fedex-transit'))?.tracking_fingerprint).toBe(changed?.status === 'ok' ? changed.fingerprint : 'none');
+    } finally {
+      amend = (answer) => answer;
+      applied.mockRestore();
+    }
+  });
+
+  it('an answer whose proof of delivery could not be downloaded keeps no fingerprint: the next answer is mapped in full', async () => {
+    expect(
+      (
+        await api('POST', '/v5/shipment/', {
+          shipment_id: 'fedex-delivered-again',
+          tracking_number: '799900000021',
+          carrier_reference: 'fedex',
+        })
+      ).statusCode,
+    ).toBe(200);
+    // Unavailable, and again when the transport retries it once.
+    const unavailable = { status: 503, body: { errors: [{ code: 'SERVICE.UNAVAILABLE.ERROR', message: 'Try later' }] } };
+    server.once(DOCUMENTS, unavailable).once(DOCUMENTS, unavailable);
+    await t.context.worker.runOnce();
+    const row = await t.context.repos.shipments.findByShipmentId(await accountRowId(), 'fedex-delivered-again');
+    expect(row?.status).toBe('delivered');
+    expect(row?.pod_file).toBeNull();
+    expect(row?.tracking_fingerprint).toBeNull();
+  });
+
   it('stores the secret masked and never shows it', async () => {
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
@@ -127,3 +202,13 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
     expect(res.json().errors.settings.client_secret).toEqual([expect.stringMatching(/Required/)]);
   });
 });
+
+/** A FedEx answer with one more scan (newest first, as FedEx lists them) for `number`'s piece. */
+function withScan(answer: unknown, number: string, scan: Record<string, unknown>): unknown {
+  const copy = structuredClone(answer) as {
+    output: { completeTrackResults: Array<{ trackingNumber: string; trackResults: Array<{ scanEvents: unknown[] }> }> };
+  };
+  const entry = copy.output.completeTrackResults.find((e) => e.trackingNumber === number);
+  entry?.trackResults[0].scanEvents.unshift(scan);
+  return copy;
+}
