@@ -12,15 +12,23 @@
  * The previous answers are the carriers' own answers, mapped by the service's own code: one answer per carrier
  * and story, asked of the local carrier with a credential of its own before the run (`probe`), made into each
  * shipment's events with its own number's keys by `answerOf`; the sandbox's, asked of the sandbox for each
- * shipment as the poller asks it.
+ * shipment as the poller asks it. In `stored` mode a shipment whose poll brings nothing new also keeps the
+ * fingerprint of its carrier data (`answerFingerprint`), as the poller leaves it; one that gets a new event
+ * keeps none (its previous data differed, so no fingerprint it could keep would match).
  */
 
 import { type Insertable, sql } from 'kysely';
 import type { CarrierAdapter, CarrierEvent, ExpectedDelivery, TrackRequest } from '../src/carriers/carrier.js';
+import { mapTrackingResponse as mapFedex } from '../src/carriers/fdxglb/fdxglb.mapper.js';
+import { mapGlsResponse } from '../src/carriers/glsglb/glsglb.mapper.js';
+import { mapSuiviBody } from '../src/carriers/lapost/lapost.mapper.js';
+import { KnownAnswers } from '../src/carriers/sdk/known-answers.js';
+import { mapTrackingAnswer as mapUsps } from '../src/carriers/uspsus/uspsus.mapper.js';
 import type { AppContext } from '../src/context.js';
 import type { ShipmentsTable, TrackingEventsTable } from '../src/db/schema.js';
 import type { NewEvent } from '../src/domain/shipments/event-recorder.js';
 import { answerOf } from '../src/domain/shipments/keyed-answer.js';
+import type { PolledCarrier } from './local-carriers.js';
 
 export type HistoryMode = 'stored' | 'events' | 'none';
 
@@ -37,6 +45,8 @@ export const NEW_EVENT_EVERY = 4;
 export interface PreviousPoll {
   /** Null: stored without a digest (CARRIER_POLLING_HISTORY=events). */
   digest: string | null;
+  /** The fingerprint of the carrier data it was made from; null when none is kept (see the top of this file). */
+  fingerprint: string | null;
   rows: NewEvent[];
   expectedDelivery: ExpectedDelivery | null;
 }
@@ -45,6 +55,8 @@ export interface PreviousPoll {
 export interface Answer {
   events: CarrierEvent[];
   expectedDelivery: ExpectedDelivery | null;
+  /** The adapter's fingerprint of the carrier data (null for the sandbox, which makes none). */
+  fingerprint: string | null;
 }
 
 /**
@@ -57,10 +69,53 @@ export function previousPoll(
   answer: Answer,
   oneNew: boolean,
   mode: HistoryMode,
+  fingerprint: () => string | null = () => null,
 ): PreviousPoll {
   const events = oneNew && answer.events.length > 1 ? answer.events.slice(0, -1) : answer.events;
   const keyed = answerOf(adapter, trackingNumber, events);
-  return { digest: mode === 'stored' ? keyed.digest : null, rows: keyed.rows(), expectedDelivery: answer.expectedDelivery };
+  return {
+    digest: mode === 'stored' ? keyed.digest : null,
+    fingerprint: mode === 'stored' && !oneNew ? fingerprint() : null,
+    rows: keyed.rows(),
+    expectedDelivery: answer.expectedDelivery,
+  };
+}
+
+/**
+ * The fingerprint an adapter makes of its carrier's data for `number` when the local carrier answers `body`
+ * (bench/carrier-answers.ts): a one-number carrier's body as received, a batch carrier's entry for the number
+ * as its own mapper picks it (caught as the mapper offers it to be compared). The scenario checks it against
+ * the adapters' own fingerprints of the probe numbers before seeding.
+ */
+export function answerFingerprint(carrier: PolledCarrier, number: string, body: string): string | null {
+  let data: object | null = null;
+  const keep = (_n: string, entry: object) => {
+    data = entry;
+    return true;
+  };
+  switch (carrier) {
+    case 'upsglb':
+    case 'dhlglb':
+    case 'postnl':
+      data = Buffer.from(body);
+      break;
+    case 'fdxglb':
+      mapFedex(JSON.parse(body), [number], { unchanged: keep });
+      break;
+    case 'lapost':
+      mapSuiviBody(JSON.parse(body), [number], undefined, keep);
+      break;
+    case 'glsglb':
+      mapGlsResponse(JSON.parse(body), [number], undefined, keep);
+      break;
+    case 'uspsus':
+      mapUsps(JSON.parse(body), [number], { unchanged: keep });
+      break;
+  }
+  if (data === null) return null;
+  const known = new KnownAnswers(carrier, []);
+  known.same(number, data);
+  return known.fingerprintOf(number) ?? null;
 }
 
 /** What an adapter answers for each request, or an error naming the carrier (the seed must not be partial). */
@@ -70,7 +125,7 @@ export async function answerFor(adapter: CarrierAdapter, requests: TrackRequest[
     if (result.status !== 'ok') {
       throw new Error(`${adapter.record.id}: no answer for ${requests[i].tracking_number} to seed from (${JSON.stringify(result)})`);
     }
-    return { events: result.events, expectedDelivery: result.expected_delivery ?? null };
+    return { events: result.events, expectedDelivery: result.expected_delivery ?? null, fingerprint: result.fingerprint ?? null };
   });
 }
 
@@ -116,12 +171,13 @@ export async function insertShipments(
   return stored;
 }
 
-/** A shipment row as its previous poll left it: the answer's digest, and its expected delivery in the body (as the poller writes it). */
+/** A shipment row as its previous poll left it: the answer's digest and fingerprint, and its expected delivery in the body (as the poller writes it). */
 function withPrevious(row: Insertable<ShipmentsTable>, previous: PreviousPoll): Insertable<ShipmentsTable> {
-  if (!previous.expectedDelivery) return { ...row, tracking_digest: previous.digest };
+  const kept = { tracking_digest: previous.digest, tracking_fingerprint: previous.fingerprint };
+  if (!previous.expectedDelivery) return { ...row, ...kept };
   const body = JSON.parse(row.body);
   body.expected_delivery = { from: previous.expectedDelivery.from, to: previous.expectedDelivery.to };
-  return { ...row, tracking_digest: previous.digest, body: JSON.stringify(body) };
+  return { ...row, ...kept, body: JSON.stringify(body) };
 }
 
 /**

@@ -15,6 +15,7 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import type { ShipmentsTable } from '../../src/db/schema.js';
 import { TrackingPoller } from '../../src/jobs/tracking-poller.js';
+import { answerBody, definitions } from '../carrier-answers.js';
 import { envInteger, percentile, round } from '../fixtures.js';
 import { type ChildServer, childEnv, freePort, type Measurement, type Scenario, type ScenarioResult, startChild } from '../harness.js';
 import {
@@ -33,6 +34,7 @@ import {
 } from '../local-carriers.js';
 import {
   type Answer,
+  answerFingerprint,
   answerFor,
   historyModeFrom,
   insertShipments,
@@ -193,6 +195,23 @@ async function idleCpuMicrosPerSecond(seconds: number): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const used = process.cpuUsage(cpu);
   return (used.user + used.system) / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Counts the adapters' answers by status (ok, unchanged, not_found, error) as the poller gets them: how many
+ * polls found their carrier data as stored. The count is cleared when the measured period begins.
+ */
+function tallyOutcomes(adapters: CarrierAdapter[]): Map<string, number> {
+  const tally = new Map<string, number>();
+  for (const adapter of adapters) {
+    const track = adapter.track.bind(adapter);
+    adapter.track = async (requests, settings, options) => {
+      const results = await track(requests, settings, options);
+      for (const result of results) tally.set(result.status, (tally.get(result.status) ?? 0) + 1);
+      return results;
+    };
+  }
+  return tally;
 }
 
 function adapterOf(context: AppContext, id: string): CarrierAdapter {
@@ -449,6 +468,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     const seedStarted = performance.now();
     // Each carrier's answer for each story, asked of it once, for the previous polls (CARRIER_POLLING_HISTORY=stored).
     const answers = new Map<string, Answer>();
+    const answerTexts = definitions();
     if (history !== 'none') {
       const stories = Object.keys(PROBE_SERIALS) as Story[];
       for (const carrier of carriers) {
@@ -458,7 +478,17 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
           attempt: 0,
         }));
         const answered = await answerFor(adapterOf(context, carrier), requests, probes.get(carrier)?.settings ?? {});
-        for (const [i, story] of stories.entries()) answers.set(`${carrier}/${story}`, answered[i]);
+        for (const [i, story] of stories.entries()) {
+          answers.set(`${carrier}/${story}`, answered[i]);
+          // The fingerprints seeded below are made as the adapter makes its own: checked on the probe's answers.
+          const number = requests[i].tracking_number;
+          const mirrored = answerFingerprint(carrier, number, answerBody(carrier, number, story, answerTexts));
+          if (mirrored !== answered[i].fingerprint) {
+            throw new Error(
+              `${carrier}: the seeded fingerprint of ${number} (${mirrored}) is not the adapter's (${answered[i].fingerprint})`,
+            );
+          }
+        }
       }
     }
     const rows: Array<Insertable<ShipmentsTable>> = [];
@@ -475,8 +505,9 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       rows.push(shipmentRow(accountRows[account], `bench-${carrier}`, carrier, number, story, i, now));
       if (history !== 'none') {
         const adapter = adapterOf(context, carrier);
-        const answer = answers.get(`${carrier}/${story}`) ?? { events: [], expectedDelivery: null };
-        previousPolls.set(number, () => previousPoll(adapter, number, answer, i % NEW_EVENT_EVERY === 0, history));
+        const answer = answers.get(`${carrier}/${story}`) ?? { events: [], expectedDelivery: null, fingerprint: null };
+        const fingerprint = () => answerFingerprint(carrier, number, answerBody(carrier, number, story, answerTexts));
+        previousPolls.set(number, () => previousPoll(adapter, number, answer, i % NEW_EVENT_EVERY === 0, history, fingerprint));
       }
     }
     const seededEvents = await insertShipments(
@@ -511,6 +542,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     }
 
     const poller = silentPoller(context);
+    const outcomes = tallyOutcomes(carriers.map((carrier) => adapterOf(context, carrier)));
     process.stdout.write(
       `  ${count(shipments)} shipments over ${carriers.length} carriers × ${accounts} accounts seeded in ${round(seedSeconds)} s;` +
         ` polling ${warmupSeconds} s unmeasured, then ${seconds} s\n`,
@@ -523,6 +555,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       seconds,
       async () => {
         before = await fetchStats();
+        outcomes.clear();
       },
       profileDir ? path.join(profileDir, `carrier-polling-${database}.cpuprofile`) : undefined,
       statementTimes,
@@ -729,6 +762,12 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
             ? `, main thread ${round(sandboxPolling.mainThreadCpuMicros / sandboxPolled)} µs`
             : '') +
           ` (${count(sandboxPolled)} numbers, ${count(sandboxEvents)} events in all, in ${round(sandboxPolling.wallSeconds)} s)`,
+        `${database}: answers in the measured period by outcome: ${
+          [...outcomes]
+            .sort((a, b) => b[1] - a[1])
+            .map(([status, n]) => `${status} ${count(n)}`)
+            .join(', ') || 'none'
+        }`,
         ...carrierLines.map((line) => `${database}: ${line}`),
         `${database}: carrier limits exceeded: ${violations}${violations > 0 ? ` (${violationLines.join('; ')})` : ''}`,
         ...priorityLines.map((line) => `${database}: ${line}`),
