@@ -15,7 +15,7 @@ import type {
 } from '../carrier.js';
 import { type CodeTable, mapCode } from './codes.js';
 import { type CallAuth, type CarrierCall, type CarrierResponse, heldBack } from './http.js';
-import { KnownAnswers, type SameAnswer } from './known-answers.js';
+import { KnownAnswers, normalize, type SameAnswer } from './known-answers.js';
 import type { CarrierLimits, CredentialGate } from './limits.js';
 import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from './settings.js';
 import { type IssuedToken, TokenCache } from './token-cache.js';
@@ -363,8 +363,4 @@ export function oldestFirst(events: readonly CarrierEvent[]): CarrierEvent[] {
   if (sorted) return [...events];
   keyed.sort((a, b) => (a.utc === b.utc ? a.index - b.index : a.utc < b.utc ? -1 : 1));
   return keyed.map((k) => k.event);
-}
-
-function normalize(trackingNumber: string): string {
-  return trackingNumber.replace(/\s+/g, '').toUpperCase();
 }

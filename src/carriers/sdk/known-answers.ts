@@ -55,6 +55,7 @@ export class KnownAnswers {
  */
 export type SameAnswer = (trackingNumber: string, data: object) => boolean;
 
-function normalize(trackingNumber: string): string {
+/** One form of a number however it was written (spaces, case): what the adapter base and the fingerprints key by. */
+export function normalize(trackingNumber: string): string {
   return trackingNumber.replace(/\s+/g, '').toUpperCase();
 }
