@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TrackResult } from '../../../src/carriers/carrier.js';
+import { TrackingService } from '../../../src/domain/shipments/tracking.service.js';
 import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { NUMBERS, SETTINGS, TOKEN_PATH, TRACK_PATH, UpsServer } from './ups-server.js';
 
@@ -116,6 +118,32 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
     expect(server.to(TRACK_PATH).length).toBeGreaterThan(5);
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect((await details('ups-transit')).all_events).toHaveLength(before);
+  });
+
+  it('a poll whose UPS body is the one stored maps none of it: the number is answered unchanged', async () => {
+    const account = await t.context.repos.accounts.findByUuid(acct.accountUuid);
+    const row = () => t.context.repos.shipments.findByShipmentId(account?.id ?? 0, 'ups-transit');
+    const fingerprint = (await row())?.tracking_fingerprint;
+    expect(fingerprint).toEqual(expect.stringMatching(/^upsglb\.\d+:/));
+    const before = await details('ups-transit');
+    const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
+    try {
+      // Past its next poll, which moved further out after the last one.
+      t.clock.advance(6 * 60 * 60_000);
+      await t.context.worker.runOnce();
+      const answers = applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
+      expect(answers.find((r) => r.tracking_number === NUMBERS.inTransit)).toEqual({
+        status: 'unchanged',
+        tracking_number: NUMBERS.inTransit,
+        fingerprint,
+      });
+    } finally {
+      applied.mockRestore();
+    }
+    const after = await details('ups-transit');
+    expect(after.all_events).toEqual(before.all_events);
+    expect(after.status).toBe(before.status);
+    expect((await row())?.tracking_fingerprint).toBe(fingerprint);
   });
 
   it('refuses a 1Z number whose check digit is wrong', async () => {
