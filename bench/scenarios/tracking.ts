@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import type { ShipmentRow } from '../../src/db/repositories/shipments.repository.js';
+import type { PollClaim } from '../../src/db/repositories/shipments.repository.js';
 import { ShipmentsRepository } from '../../src/db/repositories/shipments.repository.js';
 import { toNewEvents } from '../../src/domain/shipments/keyed-answer.js';
 import { CARRIER_REFERENCE, envInteger, latencyMeasurement, percentile, round, shipmentBody } from '../fixtures.js';
@@ -74,7 +74,7 @@ async function runStore(): Promise<ScenarioResult> {
       .set({ tracking_started_at: new Date(now.getTime() - 20 * DAY_MS).toISOString(), last_tracking_update_at: now.toISOString() })
       .execute();
 
-    const claimed: ShipmentRow[] = [];
+    const claimed: PollClaim[] = [];
     for (;;) {
       const batch = await context.repos.shipments.claimDuePolls(
         now.toISOString(),
@@ -87,7 +87,7 @@ async function runStore(): Promise<ScenarioResult> {
     if (claimed.length !== count) throw new Error(`claimed ${claimed.length} of ${count} shipments`);
 
     const adapter = context.carriers.get('sandbx') as CarrierAdapter;
-    const batches: Array<{ rows: ShipmentRow[]; results: TrackResult[] }> = [];
+    const batches: Array<{ rows: PollClaim[]; results: TrackResult[] }> = [];
     const trackStarted = performance.now();
     for (let i = 0; i < claimed.length; i += CARRIER_BATCH) {
       const rows = claimed.slice(i, i + CARRIER_BATCH);

@@ -5,7 +5,7 @@ import { type PollCapacity, sizesPolls } from '../carriers/sdk/http-carrier.js';
 import { nextReset } from '../carriers/sdk/limits.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { ShipmentRow } from '../db/repositories/shipments.repository.js';
+import type { PollClaim } from '../db/repositories/shipments.repository.js';
 import type { CarrierConfigsService } from '../domain/carrier-configs.service.js';
 import { choosePolls, pollRanking } from '../domain/shipments/poll-priority.js';
 import type { TrackingService } from '../domain/shipments/tracking.service.js';
@@ -37,7 +37,7 @@ interface Group {
   accountId: number;
   carrierReference: string | null;
   /** Claimed by the claim across every carrier. */
-  swept: ShipmentRow[];
+  swept: PollClaim[];
 }
 
 /** A configuration known to have more due polls than one round serves: claimed for on its own each round. */
@@ -207,11 +207,11 @@ export class TrackingPoller implements PeriodicTask {
     adapter: CarrierAdapter,
     key: string,
     backlog: Backlog,
-    swept: ShipmentRow[],
+    swept: PollClaim[],
     room: number,
     capacity: PollCapacity,
     round: Round,
-  ): Promise<ShipmentRow[]> {
+  ): Promise<PollClaim[]> {
     const today = capacity.numbersToday ?? 0;
     const { accountId, carrierReference } = backlog;
     if (swept.length > 0) await this.tracking.release(swept, round.now);
@@ -246,7 +246,7 @@ export class TrackingPoller implements PeriodicTask {
   private async pollBatch(
     adapter: CarrierAdapter,
     settings: Record<string, unknown>,
-    rows: ShipmentRow[],
+    rows: PollClaim[],
     intervals: { maxIntervalMs?: number; minIntervalMs?: number },
   ): Promise<void> {
     let results: TrackResult[];

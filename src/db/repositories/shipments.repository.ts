@@ -16,6 +16,39 @@ import type { TrackingEventRow } from './tracking-events.repository.js';
 export type ShipmentRow = Selectable<ShipmentsTable>;
 
 /**
+ * What a poll claim returns of each shipment: all the poller and the application of an answer read of the row
+ * as claimed (the answer is applied to the row as read again under the lock). Not the whole row: a claim
+ * returns thousands of rows a minute, and each column read back costs a string.
+ */
+const POLL_CLAIM_COLUMNS = [
+  'id',
+  'account_id',
+  'shipment_uuid',
+  'tracking_number',
+  'carrier_reference',
+  'status',
+  'phase_key',
+  'tracking_started_at',
+  'last_tracking_update_at',
+  'poll_deferred_since',
+  'poll_failures',
+  'tracking_fingerprint',
+  'pod_file',
+] as const satisfies ReadonlyArray<keyof ShipmentRow>;
+export type PollClaim = Pick<ShipmentRow, (typeof POLL_CLAIM_COLUMNS)[number]>;
+const pollClaimColumns = sql.raw(POLL_CLAIM_COLUMNS.join(', '));
+
+/**
+ * What applying an answer that changes nothing the shipment shows reads of the row under the lock (most polls:
+ * the carrier's data as stored, or a failed call). The whole row is read for the others.
+ */
+const POLLED_COLUMNS = [...POLL_CLAIM_COLUMNS, 'updated_at', 'push_subscribed_until', 'tracking_digest'] as const satisfies ReadonlyArray<
+  keyof ShipmentRow
+>;
+export type PolledShipment = Pick<ShipmentRow, (typeof POLLED_COLUMNS)[number]>;
+const polledColumns = sql.raw(POLLED_COLUMNS.join(', '));
+
+/**
  * The columns of an event that shipment details and lists show. Reading only these skips the de-duplication
  * key, times and bookkeeping columns: with ten events per shipment, making their strings is most of the read.
  */
@@ -112,14 +145,14 @@ export class ShipmentsRepository {
    * lease: a worker that dies mid-poll leaves them due again when the lease ends, and two workers never
    * claim the same shipment. Cost follows the number due (index on next_poll_at), not the number tracked.
    */
-  async claimDuePolls(now: string, leaseUntil: string, limit: number): Promise<ShipmentRow[]> {
+  async claimDuePolls(now: string, leaseUntil: string, limit: number): Promise<PollClaim[]> {
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<ShipmentRow>`
+    const result = await sql<PollClaim>`
       update shipments set next_poll_at = ${leaseUntil}
       where id in (
         select id from shipments where next_poll_at <= ${now} order by next_poll_at limit ${limit} ${lock}
       )
-      returning *`.execute(this.db);
+      returning ${pollClaimColumns}`.execute(this.db);
     return result.rows;
   }
 
@@ -127,23 +160,17 @@ export class ShipmentsRepository {
    * Claims the due polls of one carrier configuration, oldest due first, as `claimDuePolls` claims them: the
    * poller asks each credential for what its limits let it serve in a round.
    */
-  async claimDuePollsOf(
-    accountId: number,
-    carrierReference: string,
-    now: string,
-    leaseUntil: string,
-    limit: number,
-  ): Promise<ShipmentRow[]> {
+  async claimDuePollsOf(accountId: number, carrierReference: string, now: string, leaseUntil: string, limit: number): Promise<PollClaim[]> {
     if (limit <= 0) return [];
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<ShipmentRow>`
+    const result = await sql<PollClaim>`
       update shipments set next_poll_at = ${leaseUntil}
       where id in (
         select id from shipments
         where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
         order by next_poll_at limit ${limit} ${lock}
       )
-      returning *`.execute(this.db);
+      returning ${pollClaimColumns}`.execute(this.db);
     return result.rows;
   }
 
@@ -171,7 +198,7 @@ export class ShipmentsRepository {
     leaseUntil: string,
     limit: number,
     ranking: PollRanking,
-  ): Promise<ShipmentRow[]> {
+  ): Promise<PollClaim[]> {
     if (limit <= 0) return [];
     const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const starving = sql`case phase_key ${sql.join(
@@ -183,14 +210,14 @@ export class ShipmentsRepository {
       when phase_key in (${sql.join(ranking.urgentPhases)}) then 1
       when last_tracking_update_at is not null and last_tracking_update_at > ${ranking.changedAfter} then 2
       else 3 end`;
-    const result = await sql<ShipmentRow>`
+    const result = await sql<PollClaim>`
       update shipments set next_poll_at = ${leaseUntil}
       where id in (
         select id from shipments
         where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
         order by ${rank}, coalesce(poll_deferred_since, '~'), id limit ${limit} ${lock}
       )
-      returning *`.execute(this.db);
+      returning ${pollClaimColumns}`.execute(this.db);
     return result.rows;
   }
 
@@ -294,6 +321,26 @@ export class ShipmentsRepository {
         ? sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)}) order by id for update`
         : sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)})`;
     for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
+    return rows;
+  }
+
+  /**
+   * Locks the rows of polled shipments as `lockMany` does, reading in full only those in `whole` and the
+   * columns of `PolledShipment` of the others. Returns each row once, whole or not.
+   */
+  async lockPolled(ids: number[], whole: ReadonlySet<number>): Promise<Map<number, PolledShipment | ShipmentRow>> {
+    const rows = new Map<number, PolledShipment | ShipmentRow>();
+    const partly = whole.size === 0 ? ids : ids.filter((id) => !whole.has(id));
+    if (this.dialect === 'postgres') {
+      // Every row locked in one statement, in id order (two lockers never deadlock); the whole rows read after.
+      if (ids.length === 0) return rows;
+      const locked = sql<PolledShipment>`select ${polledColumns} from shipments where id in (${this.idList(ids)}) order by id for update`;
+      for (const row of (await locked.execute(this.db)).rows) if (!whole.has(row.id)) rows.set(row.id, row);
+    } else if (partly.length > 0) {
+      const query = sql<PolledShipment>`select ${polledColumns} from shipments where id in (${this.idList(partly)})`;
+      for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
+    }
+    if (whole.size > 0) for (const [id, row] of await this.lockMany([...whole])) rows.set(id, row);
     return rows;
   }
 

@@ -2,6 +2,9 @@ import { isPhaseKey, PHASE_KEYS } from '../../carriers/phases.js';
 import type { PollRanking, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { pollIntervalOf } from './poll-schedule.js';
 
+/** What the ranking reads of a shipment. */
+type RankedRow = Pick<ShipmentRow, 'id' | 'phase_key' | 'poll_deferred_since' | 'last_tracking_update_at'>;
+
 const DAY_MS = 86_400_000;
 const URGENT_PHASES = ['out_for_delivery', 'failed_attempt'];
 
@@ -12,7 +15,7 @@ const URGENT_PHASES = ['out_for_delivery', 'failed_attempt'];
  * 2. changed in the last day (news comes in bursts);
  * 3. the rest.
  */
-export function pollPriority(row: ShipmentRow, now: Date): number {
+export function pollPriority(row: RankedRow, now: Date): number {
   const phase = isPhaseKey(row.phase_key) ? row.phase_key : null;
   if (row.poll_deferred_since && now.getTime() - Date.parse(row.poll_deferred_since) >= 3 * pollIntervalOf(phase)) return 0;
   if (phase !== null && URGENT_PHASES.includes(phase)) return 1;
@@ -24,7 +27,7 @@ export function pollPriority(row: ShipmentRow, now: Date): number {
  * Splits due shipments into those polled now (at most `budget`, most urgent first; the longest-deferred
  * first within a rank) and those put off until the quota resets.
  */
-export function choosePolls(rows: readonly ShipmentRow[], budget: number, now: Date): { poll: ShipmentRow[]; defer: ShipmentRow[] } {
+export function choosePolls<R extends RankedRow>(rows: readonly R[], budget: number, now: Date): { poll: R[]; defer: R[] } {
   if (rows.length <= budget) return { poll: [...rows], defer: [] };
   const ranked = rows
     .map((row) => ({ row, rank: pollPriority(row, now), since: row.poll_deferred_since ?? '~' }))

@@ -25,13 +25,13 @@ export class ProofOfDeliveryService {
   ) {}
 
   /** Whether the shipment holds this proof already (the same file at the carrier). */
-  holds(shipment: ShipmentRow, proof: ProofOfDelivery): boolean {
+  holds(shipment: Pick<ShipmentRow, 'pod_file'>, proof: ProofOfDelivery): boolean {
     const current = shipment.pod_file ? (JSON.parse(shipment.pod_file) as StoredProof) : null;
     return current?.reference === proof.reference;
   }
 
   /** Fetches and stores the proof when it is new; returns the value for `shipments.pod_file`, or null to keep the current one. */
-  async capture(shipment: ShipmentRow, proof: ProofOfDelivery): Promise<string | null> {
+  async capture(shipment: Pick<ShipmentRow, 'pod_file' | 'shipment_uuid'>, proof: ProofOfDelivery): Promise<string | null> {
     if (this.holds(shipment, proof)) return null;
     const fetched = await proof.fetch({});
     if (fetched.status !== 'ok') return null;

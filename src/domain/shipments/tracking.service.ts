@@ -4,7 +4,7 @@ import { isPhaseKey } from '../../carriers/phases.js';
 import type { Clock } from '../../clock.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { PollClaim, PolledShipment, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
 import { eventChanges, type NewEvent, storeEventsOf } from './event-recorder.js';
 import { answerOf } from './keyed-answer.js';
@@ -55,7 +55,7 @@ export class TrackingService {
    * locked in one statement, every new event of the batch in multi-row inserts, one write per shipment. If
    * the batch fails, each shipment is applied on its own, so one bad answer does not hold the others back.
    */
-  async applyBatch(claimed: ShipmentRow[], results: TrackResult[], context: ApplyContext): Promise<void> {
+  async applyBatch(claimed: PollClaim[], results: TrackResult[], context: ApplyContext): Promise<void> {
     const podFiles = await Promise.all(claimed.map((row, i) => this.capturePod(row, results[i])));
     try {
       await this.repos.transaction((repos) => this.applyLocked(repos, claimed, results, context, podFiles));
@@ -70,38 +70,43 @@ export class TrackingService {
     }
   }
 
-  async apply(claimed: ShipmentRow, result: TrackResult, context: ApplyContext): Promise<ShipmentRow> {
+  async apply(claimed: PollClaim, result: TrackResult, context: ApplyContext): Promise<void> {
     // The proof is fetched before the transaction: no carrier call runs while rows are locked.
     const podFile = await this.capturePod(claimed, result);
-    const [after] = await this.repos.transaction((repos) => this.applyLocked(repos, [claimed], [result], context, [podFile]));
-    return after;
+    await this.repos.transaction((repos) => this.applyLocked(repos, [claimed], [result], context, [podFile]));
   }
 
-  private async capturePod(claimed: ShipmentRow, result: TrackResult): Promise<string | null> {
+  private async capturePod(claimed: PollClaim, result: TrackResult): Promise<string | null> {
     return result.status === 'ok' && result.proof_of_delivery ? this.proofs.capture(claimed, result.proof_of_delivery) : null;
   }
 
   /**
    * Applies answers to shipments within the caller's transaction: locks their rows (in one statement), stores
-   * the new events of all of them, then writes each row once and tells the followers of each change.
-   * Returns the rows as they are now.
+   * the new events of all of them, then writes each row once and tells the followers of each change. The rows
+   * of answers that cannot change what a shipment shows (the carrier's data as stored, a failed call: most
+   * polls) are read in the columns that decide the next poll only; a row read so that changes after all (its
+   * tracking window ran out) is read in full before its followers are told.
    */
   private async applyLocked(
     repos: Repositories,
-    claimed: readonly ShipmentRow[],
+    claimed: readonly PollClaim[],
     results: readonly TrackResult[],
     context: ApplyContext,
     podFiles: ReadonlyArray<string | null>,
-  ): Promise<ShipmentRow[]> {
+  ): Promise<void> {
     const now = this.clock.now();
     const nowText = now.toISOString();
-    const locked = await repos.shipments.lockMany(claimed.map((row) => row.id));
+    const whole = new Set(claimed.filter((_, i) => results[i].status === 'ok' || results[i].status === 'not_found').map((row) => row.id));
+    const locked = await repos.shipments.lockPolled(
+      claimed.map((row) => row.id),
+      whole,
+    );
     const storing: Array<{ shipment: ShipmentRow; events: NewEvent[] }> = [];
     const digests = new Map<number, string>();
     for (const [i, row] of claimed.entries()) {
       const before = locked.get(row.id);
       const result = results[i];
-      if (before && result.status === 'ok' && sameIdentity(before, row)) {
+      if (before && isWhole(before) && result.status === 'ok' && sameIdentity(before, row)) {
         const answer = answerOf(context.adapter, before.tracking_number ?? '', result.events);
         // Only what the last answer stored did not hold: nothing at all for the same answer (most polls).
         const events = answer.rowsSince(before.tracking_digest);
@@ -111,29 +116,23 @@ export class TrackingService {
       }
     }
     const stored = await storeEventsOf(repos, storing, nowText);
-    const afters: ShipmentRow[] = [];
     for (const [i, row] of claimed.entries()) {
-      const before = locked.get(row.id);
+      let before = locked.get(row.id);
+      // Deleted since it was claimed: nothing to apply it to.
+      if (!before) continue;
       const jitter = (this.options.random ?? Math.random)();
-      const { changes, after } = this.decide(before, row, results[i], context, podFiles[i], stored.get(row.id), now, jitter);
+      const changes = this.decide(before, row, results[i], context, podFiles[i], stored.get(row.id), now, jitter);
       // Written with the events it stands for, in the same transaction (set only for a locked row of the same identity).
       const digest = digests.get(row.id);
-      if (digest !== undefined) {
-        changes.tracking_digest = digest;
-        after.tracking_digest = digest;
-      }
-      const fingerprint = before ? this.fingerprintOf(before, row, results[i], podFiles[i]) : undefined;
-      if (fingerprint !== undefined && fingerprint !== after.tracking_fingerprint) {
-        changes.tracking_fingerprint = fingerprint;
-        after.tracking_fingerprint = fingerprint;
-      }
-      if (Object.keys(changes).length > 0) await repos.shipments.write(after.id, changes);
-      if (before && (after.updated_at !== before.updated_at || after.status !== before.status || after.phase_key !== before.phase_key)) {
-        await this.followers.shipmentChanged(repos, before, after, nowText);
-      }
-      afters.push(after);
+      if (digest !== undefined) changes.tracking_digest = digest;
+      const fingerprint = this.fingerprintOf(before, row, results[i], podFiles[i]);
+      if (fingerprint !== undefined && fingerprint !== before.tracking_fingerprint) changes.tracking_fingerprint = fingerprint;
+      const shown = changesWhatItShows(before, changes);
+      // Read before the write: the followers compare the row as it was with the row as it is.
+      if (shown && !isWhole(before)) before = (await repos.shipments.lock(row.id)) ?? before;
+      if (Object.keys(changes).length > 0) await repos.shipments.write(row.id, changes);
+      if (shown && isWhole(before)) await this.followers.shipmentChanged(repos, before, { ...before, ...changes } as ShipmentRow, nowText);
     }
-    return afters;
   }
 
   /**
@@ -141,7 +140,12 @@ export class TrackingService {
    * (its events stored with the same transaction, its proof of delivery held), else none, so that the next
    * poll maps the carrier's data again. `before` is the row as read under the lock.
    */
-  private fingerprintOf(before: ShipmentRow, claimed: ShipmentRow, result: TrackResult, podFile: string | null): string | null | undefined {
+  private fingerprintOf(
+    before: PolledShipment,
+    claimed: PollClaim,
+    result: TrackResult,
+    podFile: string | null,
+  ): string | null | undefined {
     if (result.status !== 'ok' || !sameIdentity(before, claimed)) return undefined;
     const proof = result.proof_of_delivery;
     if (proof && podFile === null && !this.proofs.holds(before, proof)) return null;
@@ -150,31 +154,31 @@ export class TrackingService {
 
   /**
    * Decides everything an answer changes on the shipment row, to be written in one update (the events are
-   * stored already: `stored`). `before` is the row as read under the lock; undefined if it is gone.
+   * stored already: `stored`). `before` is the row as read under the lock.
    */
   private decide(
-    before: ShipmentRow | undefined,
-    claimed: ShipmentRow,
+    before: PolledShipment,
+    claimed: PollClaim,
     result: TrackResult,
     context: ApplyContext,
     podFile: string | null,
     stored: { created: number; latestPhase: string | null } | undefined,
     now: Date,
     jitter: number,
-  ): { changes: Updateable<ShipmentsTable>; after: ShipmentRow } {
+  ): Updateable<ShipmentsTable> {
     const nowText = now.toISOString();
     const changes: Updateable<ShipmentsTable> = {};
     /** The row as it will be once `changes` are written (a copy: `before` stays as it was read). */
-    const shipment: ShipmentRow = { ...(before ?? claimed) };
+    const shipment: PolledShipment = { ...before };
     const change = (more: Updateable<ShipmentsTable>) => {
       Object.assign(changes, more);
       Object.assign(shipment, more);
     };
     const done = (more: Updateable<ShipmentsTable> = {}) => {
       change(more);
-      return { changes, after: shipment };
+      return changes;
     };
-    if (podFile && before) change({ pod_file: podFile });
+    if (podFile) change({ pod_file: podFile });
     // The tracking identity changed while the carrier was asked: this answer is for the old one.
     if (!sameIdentity(shipment, claimed)) return done();
 
@@ -203,14 +207,15 @@ export class TrackingService {
       return done({ next_poll_at: new Date(Math.max(next.getTime(), earliest)).toISOString(), poll_failures: 0 });
     }
 
-    if (stored && answer) {
+    // The answers that can change what the shipment shows are applied to the whole row (see applyLocked).
+    if (stored && answer && isWhole(shipment)) {
       const correction = answer.events.some((e) => e.correction === true);
       const events = eventChanges(shipment, stored.created, stored.latestPhase, nowText, correction);
       if (events.changes) change(events.changes);
     }
     const signedBy = answer?.proof_of_delivery?.signed_by?.trim();
     const expected = answer?.expected_delivery;
-    if (expected || signedBy) {
+    if ((expected || signedBy) && isWhole(shipment)) {
       // The body is read once for both; written back only if something in it changed.
       const body = JSON.parse(shipment.body);
       let bodyChanged = false;
@@ -249,7 +254,7 @@ export class TrackingService {
    * the first deferral happened so that the scheduler can serve the longest-waiting before they starve.
    * One statement for the lot: a quota-bound credential can put off thousands at a time.
    */
-  async defer(rows: readonly ShipmentRow[], until: Date): Promise<void> {
+  async defer(rows: ReadonlyArray<{ id: number }>, until: Date): Promise<void> {
     await this.repos.shipments.reschedulePolls(
       rows.map((row) => row.id),
       spreadTimes(until.getTime(), DEFER_SPREAD_MS),
@@ -274,7 +279,7 @@ export class TrackingService {
   }
 
   /** Hands claimed polls back to be claimed again from `at` (spread over the next `spreadMs`), nothing counted against them. */
-  async release(rows: readonly ShipmentRow[], at: Date, spreadMs = 0): Promise<void> {
+  async release(rows: ReadonlyArray<{ id: number }>, at: Date, spreadMs = 0): Promise<void> {
     await this.repos.shipments.reschedulePolls(
       rows.map((row) => row.id),
       spreadTimes(at.getTime(), spreadMs),
@@ -282,7 +287,7 @@ export class TrackingService {
   }
 
   /** Ends tracking of shipments whose carrier configuration is gone. */
-  async stop(shipments: readonly ShipmentRow[]): Promise<void> {
+  async stop(shipments: ReadonlyArray<{ id: number }>): Promise<void> {
     await this.repos.shipments.reschedulePolls(
       shipments.map((row) => row.id),
       [null],
@@ -290,8 +295,22 @@ export class TrackingService {
   }
 }
 
+/** Whether writing `changes` changes what the shipment shows (its followers are told then). */
+function changesWhatItShows(before: PolledShipment, changes: Updateable<ShipmentsTable>): boolean {
+  return (
+    (changes.updated_at !== undefined && changes.updated_at !== before.updated_at) ||
+    (changes.status !== undefined && changes.status !== before.status) ||
+    (changes.phase_key !== undefined && changes.phase_key !== before.phase_key)
+  );
+}
+
+/** Whether a row locked for an answer was read in full. */
+function isWhole(row: PolledShipment): row is ShipmentRow {
+  return 'body' in row;
+}
+
 /** Whether the row still tracks the number and carrier it was claimed with. */
-function sameIdentity(row: ShipmentRow, claimed: ShipmentRow): boolean {
+function sameIdentity(row: PollClaim, claimed: PollClaim): boolean {
   return row.tracking_number === claimed.tracking_number && row.carrier_reference === claimed.carrier_reference;
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { TrackingService } from '../../../src/domain/shipments/tracking.service.js';
+import { TrackingFollowers } from '../../../src/domain/shipments/tracking-followers.js';
 import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { NUMBERS, SETTINGS, TOKEN_PATH, TRACK_PATH, UpsServer } from './ups-server.js';
 
@@ -144,6 +145,30 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
     expect(after.all_events).toEqual(before.all_events);
     expect(after.status).toBe(before.status);
     expect((await row())?.tracking_fingerprint).toBe(fingerprint);
+  });
+
+  it('an unchanged answer after the tracking window has run out expires the shipment, and its followers get the whole row', async () => {
+    const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
+    const followed = vi.spyOn(TrackingFollowers.prototype, 'shipmentChanged');
+    try {
+      // No carrier update for longer than the tracking window (30 days unless configured).
+      t.clock.advance(31 * 24 * 60 * 60_000);
+      await t.context.worker.runOnce();
+      const answers = applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
+      expect(answers.find((r) => r.tracking_number === NUMBERS.inTransit)?.status).toBe('unchanged');
+      const told = followed.mock.calls.find(([, before]) => before.shipment_id === 'ups-transit');
+      expect(told?.[1]).toMatchObject({ status: 'active', tracking_number: NUMBERS.inTransit, body: expect.stringContaining('{') });
+      expect(told?.[2]).toMatchObject({
+        status: 'expired',
+        next_poll_at: null,
+        body: told?.[1].body,
+        shipment_uuid: told?.[1].shipment_uuid,
+      });
+    } finally {
+      applied.mockRestore();
+      followed.mockRestore();
+    }
+    expect((await details('ups-transit')).status).toBe('expired');
   });
 
   it('refuses a 1Z number whose check digit is wrong', async () => {
