@@ -2,7 +2,7 @@
  * What storing a first poll costs with no carrier at all: the floor under carrier-polling's CPU per polled number.
  *
  *   node --import tsx bench/storage-floor.ts [--shipments 100000] [--polls 12000] [--order random|id] [--repeat]
- *     [--sql-times] [--database sqlite|postgres]
+ *     [--sql-times] [--database sqlite|postgres] [--drop-index <name>]
  *
  * A fresh database as the service opens it (its pragmas, the WAL checkpointer thread), the shipments seeded as
  * carrier-polling seeds them, and one FedEx answer (the in-transit fixture mapped by the FedEx adapter's mapper:
@@ -15,6 +15,7 @@
  * `--order id` polls the shipments in row order instead of a random one: the difference is what scattering the
  * writes over the tables and indexes costs. `--repeat` applies every answer once unmeasured and measures the
  * second time: a poll that brings nothing new. `--sql-times` adds the time of each SQLite statement.
+ * `--drop-index` drops one of the shipments' indexes after seeding: what keeping it costs each poll.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
     repeat: { type: 'boolean', default: false },
     'sql-times': { type: 'boolean', default: false },
+    'drop-index': { type: 'string' },
   },
 });
 const shipments = Number(values.shipments);
@@ -117,6 +119,9 @@ try {
     await context.database.db.insertInto('shipments').values(rows).execute();
   }
 
+  const dropped = values['drop-index'];
+  if (dropped !== undefined) await context.database.db.schema.dropIndex(dropped).execute();
+
   const adapter = context.carriers.get('fdxglb');
   if (!adapter) throw new Error('no FedEx adapter');
   const fixture = fs.readFileSync(path.join('test', 'carriers', 'fixtures', 'fdxglb', 'in-transit.json'), 'utf8');
@@ -171,7 +176,8 @@ try {
   const perShipment = (used.user + used.system) / polls;
   process.stdout.write(
     `${values.database}, ${polls.toLocaleString('en-US')} of ${shipments.toLocaleString('en-US')} shipments in ${values.order} order, ` +
-      `${(events / polls).toFixed(1)} events each${values.repeat ? ' (all stored before: nothing new)' : ''}, batches of ${BATCH}, ${seconds.toFixed(1)} s: ` +
+      `${(events / polls).toFixed(1)} events each${values.repeat ? ' (all stored before: nothing new)' : ''}, batches of ${BATCH}` +
+      `${dropped !== undefined ? `, without ${dropped}` : ''}, ${seconds.toFixed(1)} s: ` +
       `${perShipment.toFixed(0)} µs CPU per shipment` +
       (mainUsed !== null ? ` (main thread ${(mainUsed / polls).toFixed(0)} µs)` : '') +
       (bytesUsed !== null ? `, ${(bytesUsed / polls / 1024).toFixed(1)} KiB written per shipment` : '') +
