@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, NoResultError, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Kysely, NoResultError, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import type { DialectName } from '../connection.js';
 import {
   executeForIds,
@@ -312,35 +312,31 @@ export class ShipmentsRepository {
   }
 
   /** `lock` for many shipments in one statement (in id order on PostgreSQL, so two lockers never deadlock). */
-  async lockMany(ids: number[]): Promise<Map<number, ShipmentRow>> {
-    const rows = new Map<number, ShipmentRow>();
-    if (ids.length === 0) return rows;
-    // One statement whatever the count (the list is one parameter), so it is prepared once.
-    const query =
-      this.dialect === 'postgres'
-        ? sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)}) order by id for update`
-        : sql<ShipmentRow>`select * from shipments where id in (${this.idList(ids)})`;
-    for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
-    return rows;
+  lockMany(ids: readonly number[]): Promise<Map<number, ShipmentRow>> {
+    return this.lockRows<ShipmentRow>(sql`*`, ids);
   }
 
   /**
    * Locks the rows of polled shipments as `lockMany` does, reading in full only those in `whole` and the
    * columns of `PolledShipment` of the others. Returns each row once, whole or not.
    */
-  async lockPolled(ids: number[], whole: ReadonlySet<number>): Promise<Map<number, PolledShipment | ShipmentRow>> {
-    const rows = new Map<number, PolledShipment | ShipmentRow>();
-    const partly = whole.size === 0 ? ids : ids.filter((id) => !whole.has(id));
-    if (this.dialect === 'postgres') {
-      // Every row locked in one statement, in id order (two lockers never deadlock); the whole rows read after.
-      if (ids.length === 0) return rows;
-      const locked = sql<PolledShipment>`select ${polledColumns} from shipments where id in (${this.idList(ids)}) order by id for update`;
-      for (const row of (await locked.execute(this.db)).rows) if (!whole.has(row.id)) rows.set(row.id, row);
-    } else if (partly.length > 0) {
-      const query = sql<PolledShipment>`select ${polledColumns} from shipments where id in (${this.idList(partly)})`;
-      for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
-    }
+  async lockPolled(ids: readonly number[], whole: ReadonlySet<number>): Promise<Map<number, PolledShipment | ShipmentRow>> {
+    // On PostgreSQL every row is locked by the first statement, in id order (two lockers never deadlock).
+    const partly = this.dialect === 'postgres' || whole.size === 0 ? ids : ids.filter((id) => !whole.has(id));
+    const rows: Map<number, PolledShipment | ShipmentRow> = await this.lockRows<PolledShipment>(polledColumns, partly);
     if (whole.size > 0) for (const [id, row] of await this.lockMany([...whole])) rows.set(id, row);
+    return rows;
+  }
+
+  /** Reads `columns` of these rows, locking them on PostgreSQL, in one statement whatever the count (prepared once). */
+  private async lockRows<R extends { id: number }>(columns: RawBuilder<unknown>, ids: readonly number[]): Promise<Map<number, R>> {
+    const rows = new Map<number, R>();
+    if (ids.length === 0) return rows;
+    const query =
+      this.dialect === 'postgres'
+        ? sql<R>`select ${columns} from shipments where id in (${this.idList(ids)}) order by id for update`
+        : sql<R>`select ${columns} from shipments where id in (${this.idList(ids)})`;
+    for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
     return rows;
   }
 

@@ -52,7 +52,7 @@ export class TrackingService {
 
   /**
    * Applies a batch of answers in one transaction (one commit for the batch, not one per shipment): the rows
-   * locked in one statement, every new event of the batch in multi-row inserts, one write per shipment. If
+   * locked in at most two statements, every new event of the batch in multi-row inserts, one write per shipment. If
    * the batch fails, each shipment is applied on its own, so one bad answer does not hold the others back.
    */
   async applyBatch(claimed: PollClaim[], results: TrackResult[], context: ApplyContext): Promise<void> {
@@ -81,7 +81,7 @@ export class TrackingService {
   }
 
   /**
-   * Applies answers to shipments within the caller's transaction: locks their rows (in one statement), stores
+   * Applies answers to shipments within the caller's transaction: locks their rows (in at most two statements), stores
    * the new events of all of them, then writes each row once and tells the followers of each change. The rows
    * of answers that cannot change what a shipment shows (the carrier's data as stored, a failed call: most
    * polls) are read in the columns that decide the next poll only; a row read so that changes after all (its
