@@ -16,6 +16,7 @@ import * as pollClaimsByConfiguration from './migrations/0015_poll_claims_by_con
 import * as notifications from './migrations/0016_notifications.js';
 import * as trackingDigest from './migrations/0017_tracking_digest.js';
 import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js';
+import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_without_global_index.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0016_notifications': notifications,
   '0017_tracking_digest': trackingDigest,
   '0018_tracking_fingerprint': trackingFingerprint,
+  '0019_poll_claims_without_global_index': pollClaimsWithoutGlobalIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

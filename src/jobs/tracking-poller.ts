@@ -12,7 +12,7 @@ import type { TrackingService } from '../domain/shipments/tracking.service.js';
 import type { PeriodicTask } from './worker.js';
 
 export interface PollerOptions {
-  /** Shipments claimed per round across every carrier (oldest due first). */
+  /** Configurations a round walks to at most (the longest due first), and what those of carriers without limits claim in all. */
   batchSize?: number;
   /** Tracking numbers per carrier batch (rounded down to whole carrier calls), applied in one transaction. */
   carrierBatchSize?: number;
@@ -23,7 +23,7 @@ export interface PollerOptions {
   leaseMs?: number;
   /** A round claims for each credential at most what its limits let it serve in this long. */
   roundMs?: number;
-  /** While credentials have more due than a round serves, the claim across every carrier runs this often at most. */
+  /** While configurations have more due than a round serves, the walk over every configuration runs this often at most. */
   sweepMs?: number;
   /** The most shipments claimed for one credential in a round. */
   maxPerCredential?: number;
@@ -32,28 +32,26 @@ export interface PollerOptions {
 /** A credential whose numbers left today are fewer than this is checked for a due set its quota cannot cover. */
 const QUOTA_CHECK_BELOW = 20_000;
 
-/** The shipments of one carrier configuration in a round. */
-interface Group {
-  accountId: number;
-  carrierReference: string | null;
-  /** Claimed by the claim across every carrier. */
-  swept: PollClaim[];
-}
+/** A walk over every configuration with tracked shipments that took longer than this is run less often. */
+const WALK_FREE_MS = 2;
+/** A walk that costs something runs at most this share of the time (1 in 50). */
+const WALK_SHARE = 50;
 
-/** A configuration known to have more due polls than one round serves: claimed for on its own each round. */
-interface Backlog {
+/** A carrier configuration polled in a round: found due by the walk, or known to be behind. */
+interface Configuration {
   accountId: number;
   carrierReference: string;
 }
 
 /**
  * Polls carriers for shipments whose next poll is due. Claims are leased in the database, so any number of
- * workers share the due set. A round claims the oldest due shipments of every carrier, and for each
- * credential no more than its limits let it serve in the round (`roundMs`): a credential with more due than
- * that is claimed for on its own, round after round, until it has caught up, and the claim across every
- * carrier then runs only every `sweepMs`. A credential whose day's calls cannot cover its due set spends them
- * on the most urgent of all of them (src/domain/shipments/poll-priority.ts) and puts the rest off to its reset.
- * Each credential's batches run with bounded concurrency; a round ends when its last batch is applied.
+ * workers share the due set. A round walks the configurations with due polls (the longest due first, one
+ * index step each) and claims for each: for a credential with limits, no more than they let it serve in the
+ * round (`roundMs`); for a carrier without, a share of `batchSize`. A configuration whose claim came back full
+ * is behind: it is claimed for round after round until it has caught up, and the walk then runs only every
+ * `sweepMs`. A credential whose day's calls cannot cover its due set spends them on the most urgent of all of
+ * them (src/domain/shipments/poll-priority.ts) and puts the rest off to its reset. Each credential's batches
+ * run with bounded concurrency; a round ends when its last batch is applied.
  */
 export class TrackingPoller implements PeriodicTask {
   readonly name = 'tracking-poller';
@@ -65,8 +63,12 @@ export class TrackingPoller implements PeriodicTask {
   private readonly roundMs: number;
   private readonly sweepMs: number;
   private readonly maxPerCredential: number;
-  private readonly backlog = new Map<string, Backlog>();
+  /** Configurations known to have more due than their last claim took. */
+  private readonly backlog = new Map<string, Configuration>();
+  /** While configurations are behind, the walk runs again from then. */
   private nextSweepAt = 0;
+  /** The walk runs again from then at the earliest (its cost bounds how often it runs). */
+  private nextWalkAt = 0;
 
   constructor(
     private readonly repos: Repositories,
@@ -94,78 +96,61 @@ export class TrackingPoller implements PeriodicTask {
       now,
       nowText: now.toISOString(),
       leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
-      sweptFull: false,
+      share: this.batchSize,
       allotted: new Map(),
       lanes: new Map(),
       done: 0,
     };
-    const groups = new Map<string, Group>();
-    if (this.backlog.size === 0 || performance.now() >= this.nextSweepAt) {
-      this.nextSweepAt = performance.now() + this.sweepMs;
-      const claimed = await this.repos.shipments.claimDuePolls(round.nowText, round.leaseUntil, this.batchSize);
-      round.sweptFull = claimed.length >= this.batchSize;
-      for (const row of claimed) {
-        const key = groupKey(row.account_id, row.carrier_reference);
-        let group = groups.get(key);
-        if (!group) {
-          group = { accountId: row.account_id, carrierReference: row.carrier_reference, swept: [] };
-          groups.set(key, group);
-        }
-        group.swept.push(row);
+    const configurations = new Map<string, Configuration>();
+    const started = performance.now();
+    if (started >= this.nextWalkAt && (this.backlog.size === 0 || started >= this.nextSweepAt)) {
+      const due = await this.repos.shipments.dueConfigurations(round.nowText, this.batchSize);
+      const ended = performance.now();
+      this.nextSweepAt = ended + this.sweepMs;
+      // A step per configuration with tracked shipments: with many of them, the walk waits in proportion.
+      this.nextWalkAt = ended - started > WALK_FREE_MS ? ended + (ended - started) * (WALK_SHARE - 1) : 0;
+      for (const row of due) {
+        configurations.set(groupKey(row.account_id, row.carrier_reference), {
+          accountId: row.account_id,
+          carrierReference: row.carrier_reference,
+        });
       }
     }
-    for (const [key, backlog] of this.backlog) if (!groups.has(key)) groups.set(key, { ...backlog, swept: [] });
-    for (const [key, group] of groups) await this.plan(key, group, round);
+    for (const [key, behind] of this.backlog) if (!configurations.has(key)) configurations.set(key, behind);
+    round.share = Math.max(1, Math.ceil(this.batchSize / Math.max(1, configurations.size)));
+    for (const [key, configuration] of configurations) await this.plan(key, configuration, round);
     await Promise.all([...round.lanes.values()].map((calls) => runLimited(calls, this.perCarrierConcurrency)));
     return round.done;
   }
 
-  /** Decides what one configuration polls in this round (claiming more, handing back, putting off) and queues its batches. */
-  private async plan(key: string, group: Group, round: Round): Promise<void> {
-    const config = group.carrierReference !== null ? await this.carrierConfigs.resolve(group.accountId, group.carrierReference) : undefined;
+  /** Decides what one configuration polls in this round (claiming, putting off) and queues its batches. */
+  private async plan(key: string, configuration: Configuration, round: Round): Promise<void> {
+    const { accountId, carrierReference } = configuration;
+    const config = await this.carrierConfigs.resolve(accountId, carrierReference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
     if (!config || !adapter?.capabilities.tracking) {
-      this.backlog.delete(key);
-      await this.tracking.stop(group.swept);
-      round.done += group.swept.length;
+      // Removed, or a carrier that does not track: its shipments' tracking ends as they fall due.
+      const ended = await this.claim(key, configuration, this.batchSize, round);
+      await this.tracking.stop(ended);
+      round.done += ended.length;
       return;
     }
-    const untracked = group.swept.filter((row) => !row.tracking_number);
-    if (untracked.length > 0) {
-      await this.tracking.stop(untracked);
-      round.done += untracked.length;
-    }
-    const reference = config.carrier_reference;
-    let rows = group.swept.filter((row) => row.tracking_number);
+    let rows: PollClaim[];
     const capacity = sizesPolls(adapter) ? adapter.pollCapacity(config.settings, this.roundMs) : null;
     if (capacity) {
       const room = Math.max(0, Math.min(capacity.numbers, this.maxPerCredential) - (round.allotted.get(capacity.credential) ?? 0));
-      if (await this.quotaShort(group.accountId, reference, capacity, rows.length, round)) {
-        rows = await this.withinQuota(
-          adapter,
-          key,
-          { accountId: group.accountId, carrierReference: reference },
-          rows,
-          room,
-          capacity,
-          round,
-        );
-      } else if (rows.length > room) {
-        // Known to be behind: what the credential cannot serve in this round is handed back, to be claimed when
-        // it can be. Seen behind for the first time, all is asked for (what cannot be sent in time is held back).
-        if (this.backlog.has(key)) {
-          await this.tracking.release(rows.slice(room), new Date(round.now.getTime() + this.roundMs), this.roundMs);
-          rows = rows.slice(0, room);
-        }
-        this.backlog.set(key, { accountId: group.accountId, carrierReference: reference });
-      } else if (rows.length < room && (this.backlog.has(key) || round.sweptFull)) {
-        const wanted = room - rows.length;
-        const more = await this.repos.shipments.claimDuePollsOf(group.accountId, reference, round.nowText, round.leaseUntil, wanted);
-        rows = rows.concat(more);
-        if (more.length < wanted) this.backlog.delete(key);
-        else this.backlog.set(key, { accountId: group.accountId, carrierReference: reference });
-      }
+      rows = (await this.quotaShort(accountId, carrierReference, capacity, round))
+        ? await this.withinQuota(adapter, key, configuration, room, capacity, round)
+        : await this.claim(key, configuration, room, round);
       round.allotted.set(capacity.credential, (round.allotted.get(capacity.credential) ?? 0) + rows.length);
+    } else {
+      rows = await this.claim(key, configuration, round.share, round);
+    }
+    const untracked = rows.filter((row) => !row.tracking_number);
+    if (untracked.length > 0) {
+      await this.tracking.stop(untracked);
+      round.done += untracked.length;
+      rows = rows.filter((row) => row.tracking_number);
     }
     if (rows.length === 0) return;
     round.done += rows.length;
@@ -187,34 +172,42 @@ export class TrackingPoller implements PeriodicTask {
   }
 
   /**
-   * Whether a configuration's credential has fewer numbers left today than it has due polls (those claimed in
-   * this round included). Only credentials close to their quota are checked (QUOTA_CHECK_BELOW).
+   * Claims up to `wanted` due polls of a configuration, oldest due first; one whose claim comes back full is
+   * behind (claimed for again next round), one whose claim does not has caught up.
    */
-  private async quotaShort(accountId: number, reference: string, capacity: PollCapacity, claimed: number, round: Round): Promise<boolean> {
+  private async claim(key: string, configuration: Configuration, wanted: number, round: Round): Promise<PollClaim[]> {
+    const { accountId, carrierReference } = configuration;
+    const rows = await this.repos.shipments.claimDuePollsOf(accountId, carrierReference, round.nowText, round.leaseUntil, wanted);
+    if (rows.length >= wanted) this.backlog.set(key, configuration);
+    else this.backlog.delete(key);
+    return rows;
+  }
+
+  /**
+   * Whether a configuration's credential has fewer numbers left today than it has due polls. Only credentials
+   * close to their quota are checked (QUOTA_CHECK_BELOW).
+   */
+  private async quotaShort(accountId: number, reference: string, capacity: PollCapacity, round: Round): Promise<boolean> {
     const today = capacity.numbersToday;
     if (today === null || today >= QUOTA_CHECK_BELOW) return false;
-    if (claimed > today) return true;
-    const due = await this.repos.shipments.countDuePollsOf(accountId, reference, round.nowText, today - claimed + 1);
-    return claimed + due > today;
+    return (await this.repos.shipments.countDuePollsOf(accountId, reference, round.nowText, today + 1)) > today;
   }
 
   /**
    * The shipments a credential whose day's calls cannot cover its due set polls in this round: the most
-   * urgent of all its due shipments (those this round claimed compete too), as many as the round serves; when
-   * the round spends the last calls of the day, every other due shipment waits for the quota's reset.
+   * urgent of all its due shipments, as many as the round serves; when the round spends the last calls of the
+   * day, every other due shipment waits for the quota's reset.
    */
   private async withinQuota(
     adapter: CarrierAdapter,
     key: string,
-    backlog: Backlog,
-    swept: PollClaim[],
+    configuration: Configuration,
     room: number,
     capacity: PollCapacity,
     round: Round,
   ): Promise<PollClaim[]> {
     const today = capacity.numbersToday ?? 0;
-    const { accountId, carrierReference } = backlog;
-    if (swept.length > 0) await this.tracking.release(swept, round.now);
+    const { accountId, carrierReference } = configuration;
     const take = Math.min(room, today);
     const chosen =
       take > 0
@@ -234,7 +227,7 @@ export class TrackingPoller implements PeriodicTask {
       this.backlog.delete(key);
       round.done += deferred;
     } else {
-      this.backlog.set(key, backlog);
+      this.backlog.set(key, configuration);
     }
     if (deferred > 0) {
       this.log.info({ carrier: adapter.record.id, polled: chosen.length, deferred }, 'daily carrier quota: polls deferred to its reset');
@@ -289,8 +282,8 @@ interface Round {
   now: Date;
   nowText: string;
   leaseUntil: string;
-  /** The claim across every carrier came back full: there may be more due than it took. */
-  sweptFull: boolean;
+  /** What a configuration of a carrier without limits claims at most in this round. */
+  share: number;
   /** Numbers given to each credential in this round (configurations may share one). */
   allotted: Map<string, number>;
   /** Carrier batches by credential (or carrier, for carriers without limits), run with bounded concurrency each. */
@@ -298,8 +291,8 @@ interface Round {
   done: number;
 }
 
-function groupKey(accountId: number, carrierReference: string | null): string {
-  return `${accountId}\u0000${carrierReference ?? ''}`;
+function groupKey(accountId: number, carrierReference: string): string {
+  return `${accountId}\u0000${carrierReference}`;
 }
 
 /** Runs tasks with at most `limit` in flight. */

@@ -36,6 +36,13 @@ const POLL_CLAIM_COLUMNS = [
   'pod_file',
 ] as const satisfies ReadonlyArray<keyof ShipmentRow>;
 export type PollClaim = Pick<ShipmentRow, (typeof POLL_CLAIM_COLUMNS)[number]>;
+
+/** A carrier configuration with polls due, and when the oldest of them fell due. */
+export interface DueConfiguration {
+  account_id: number;
+  carrier_reference: string;
+  due_at: string;
+}
 const pollClaimColumns = sql.raw(POLL_CLAIM_COLUMNS.join(', '));
 
 /**
@@ -141,24 +148,42 @@ export class ShipmentsRepository {
   ) {}
 
   /**
-   * Claims shipments whose poll is due, oldest due first, by moving their next poll to the end of a
-   * lease: a worker that dies mid-poll leaves them due again when the lease ends, and two workers never
-   * claim the same shipment. Cost follows the number due (index on next_poll_at), not the number tracked.
+   * The carrier configurations (account and carrier_reference) with a poll due at `now`, the longest due
+   * first, and when their oldest due poll fell due: at most `limit` of them. Read from the index of each
+   * configuration's next polls alone, one step per configuration with tracked shipments whatever their number
+   * (a loose scan: each step seeks the first entry past the last configuration, which is that configuration's
+   * oldest next poll; in two halves, the account's next reference or else the next account, as a row value
+   * compared with the step before is not used as an index range by SQLite). Configurations removed since their shipments were scheduled are found too, so that
+   * their tracking can be ended.
    */
-  async claimDuePolls(now: string, leaseUntil: string, limit: number): Promise<PollClaim[]> {
-    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<PollClaim>`
-      update shipments set next_poll_at = ${leaseUntil}
-      where id in (
-        select id from shipments where next_poll_at <= ${now} order by next_poll_at limit ${limit} ${lock}
+  async dueConfigurations(now: string, limit: number): Promise<DueConfiguration[]> {
+    const result = await sql<DueConfiguration>`
+      with recursive configurations(account_id, carrier_reference, due_at) as (
+        select account_id, carrier_reference, next_poll_at from (
+          select account_id, carrier_reference, next_poll_at from shipments
+          where next_poll_at is not null and carrier_reference is not null
+          order by account_id, carrier_reference, next_poll_at limit 1
+        ) first_configuration
+        union all
+        select s.account_id, s.carrier_reference, s.next_poll_at
+        from configurations c join shipments s on s.id = coalesce(
+          (select n.id from shipments n
+           where n.next_poll_at is not null and n.account_id = c.account_id and n.carrier_reference > c.carrier_reference
+           order by n.account_id, n.carrier_reference, n.next_poll_at limit 1),
+          (select n.id from shipments n
+           where n.next_poll_at is not null and n.carrier_reference is not null and n.account_id > c.account_id
+           order by n.account_id, n.carrier_reference, n.next_poll_at limit 1)
+        )
       )
-      returning ${pollClaimColumns}`.execute(this.db);
+      select account_id, carrier_reference, due_at from configurations
+      where due_at <= ${now} order by due_at limit ${limit}`.execute(this.db);
     return result.rows;
   }
 
   /**
-   * Claims the due polls of one carrier configuration, oldest due first, as `claimDuePolls` claims them: the
-   * poller asks each credential for what its limits let it serve in a round.
+   * Claims the due polls of one carrier configuration, oldest due first, by moving their next poll to the end
+   * of a lease: a worker that dies mid-poll leaves them due again when the lease ends, and two workers never
+   * claim the same shipment. Cost follows the number claimed (index on the configuration's next polls).
    */
   async claimDuePollsOf(accountId: number, carrierReference: string, now: string, leaseUntil: string, limit: number): Promise<PollClaim[]> {
     if (limit <= 0) return [];
@@ -269,7 +294,7 @@ export class ShipmentsRepository {
 
   /**
    * Claims tracked shipments of these carriers whose push subscription is missing or ends before
-   * `renewBefore`, by moving `push_retry_at` to the end of a lease (as `claimDuePolls` does): a worker that
+   * `renewBefore`, by moving `push_retry_at` to the end of a lease (as `claimDuePollsOf` does): a worker that
    * dies leaves them due again when it ends, and two workers never claim the same shipment.
    */
   async claimDueSubscriptions(

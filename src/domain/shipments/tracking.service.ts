@@ -278,15 +278,7 @@ export class TrackingService {
     }
   }
 
-  /** Hands claimed polls back to be claimed again from `at` (spread over the next `spreadMs`), nothing counted against them. */
-  async release(rows: ReadonlyArray<{ id: number }>, at: Date, spreadMs = 0): Promise<void> {
-    await this.repos.shipments.reschedulePolls(
-      rows.map((row) => row.id),
-      spreadTimes(at.getTime(), spreadMs),
-    );
-  }
-
-  /** Ends tracking of shipments whose carrier configuration is gone. */
+  /** Ends tracking of shipments whose carrier configuration is gone (or whose carrier does not track, or without a number). */
   async stop(shipments: ReadonlyArray<{ id: number }>): Promise<void> {
     await this.repos.shipments.reschedulePolls(
       shipments.map((row) => row.id),
