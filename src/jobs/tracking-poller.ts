@@ -12,8 +12,10 @@ import type { TrackingService } from '../domain/shipments/tracking.service.js';
 import type { PeriodicTask } from './worker.js';
 
 export interface PollerOptions {
-  /** Configurations a round walks to at most (the longest due first), and what those of carriers without limits claim in all. */
+  /** What the configurations of carriers without limits claim in a round, in all (each at least one). */
   batchSize?: number;
+  /** Configurations with polls due that a walk lists at most (the longest due first). */
+  configurationsPerWalk?: number;
   /** Tracking numbers per carrier batch (rounded down to whole carrier calls), applied in one transaction. */
   carrierBatchSize?: number;
   /** Carrier batches in flight at once, per credential. */
@@ -32,8 +34,8 @@ export interface PollerOptions {
 /** A credential whose numbers left today are fewer than this is checked for a due set its quota cannot cover. */
 const QUOTA_CHECK_BELOW = 20_000;
 
-/** A walk over every configuration with tracked shipments that took longer than this is run less often. */
-const WALK_FREE_MS = 2;
+/** A walk over more configurations than this (a few milliseconds) runs less often when it finds little due. */
+const WALK_FREE_STEPS = 500;
 /** A walk that costs something runs at most this share of the time (1 in 50). */
 const WALK_SHARE = 50;
 
@@ -56,6 +58,7 @@ interface Configuration {
 export class TrackingPoller implements PeriodicTask {
   readonly name = 'tracking-poller';
   private readonly batchSize: number;
+  private readonly configurationsPerWalk: number;
   private readonly carrierBatchSize: number;
   private readonly perCarrierConcurrency: number;
   private readonly leaseMs: number;
@@ -80,6 +83,7 @@ export class TrackingPoller implements PeriodicTask {
     options: PollerOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 200;
+    this.configurationsPerWalk = options.configurationsPerWalk ?? 1_000;
     this.carrierBatchSize = options.carrierBatchSize ?? 100;
     this.perCarrierConcurrency = options.perCarrierConcurrency ?? 4;
     this.leaseMs = options.leaseMs ?? 120_000;
@@ -104,11 +108,13 @@ export class TrackingPoller implements PeriodicTask {
     const configurations = new Map<string, Configuration>();
     const started = performance.now();
     if (started >= this.nextWalkAt && (this.backlog.size === 0 || started >= this.nextSweepAt)) {
-      const due = await this.repos.shipments.dueConfigurations(round.nowText, this.batchSize);
+      const { due, walked } = await this.repos.shipments.dueConfigurations(round.nowText, this.configurationsPerWalk);
       const ended = performance.now();
       this.nextSweepAt = ended + this.sweepMs;
-      // A step per configuration with tracked shipments: with many of them, the walk waits in proportion.
-      this.nextWalkAt = ended - started > WALK_FREE_MS ? ended + (ended - started) * (WALK_SHARE - 1) : 0;
+      // A step per configuration with tracked shipments: over many of them, a walk that did not find as many due
+      // configurations as it lists waits in proportion to its cost (one that did has work enough to pay for it).
+      this.nextWalkAt =
+        walked > WALK_FREE_STEPS && due.length < this.configurationsPerWalk ? ended + (ended - started) * (WALK_SHARE - 1) : 0;
       for (const row of due) {
         configurations.set(groupKey(row.account_id, row.carrier_reference), {
           accountId: row.account_id,

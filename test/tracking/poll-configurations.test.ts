@@ -70,17 +70,20 @@ describe('due polls are found configuration by configuration, across accounts', 
         .execute();
     }
     const accountIds = await Promise.all(ids.map(async (id) => (await row(id)).account_id));
-    const due = await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 10);
+    const walk = await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 10);
+    const due = walk.due;
+    // Three accounts: a and b, a, zz and b.
+    expect(walk.walked).toBe(5);
     expect(due).toEqual([
       { account_id: accountIds[0], carrier_reference: 'b', due_at: new Date(now - 4 * 60_000).toISOString() },
       { account_id: accountIds[1], carrier_reference: 'b', due_at: new Date(now - 3 * 60_000).toISOString() },
       { account_id: accountIds[2], carrier_reference: 'a', due_at: new Date(now - 2 * 60_000).toISOString() },
       { account_id: accountIds[3], carrier_reference: 'a', due_at: new Date(now - 60_000).toISOString() },
     ]);
-    expect(await t.context.repos.shipments.dueConfigurations(new Date(now - 150_000).toISOString(), 10)).toEqual(due.slice(0, 2));
-    expect(await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 1)).toEqual(due.slice(0, 1));
+    expect((await t.context.repos.shipments.dueConfigurations(new Date(now - 150_000).toISOString(), 10)).due).toEqual(due.slice(0, 2));
+    expect((await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 1)).due).toEqual(due.slice(0, 1));
     await t.context.worker.runOnce();
-    expect(await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 10)).toEqual([]);
+    expect(await t.context.repos.shipments.dueConfigurations(new Date(now).toISOString(), 10)).toEqual({ due: [], walked: 5 });
   });
 
   it('a removed configuration is still found: its shipments stop being tracked, the account’s others are polled on', async () => {

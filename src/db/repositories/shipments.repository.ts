@@ -43,6 +43,12 @@ export interface DueConfiguration {
   carrier_reference: string;
   due_at: string;
 }
+
+/** What a walk over the configurations found: those with polls due, and how many configurations it stepped through. */
+export interface ConfigurationWalk {
+  due: DueConfiguration[];
+  walked: number;
+}
 const pollClaimColumns = sql.raw(POLL_CLAIM_COLUMNS.join(', '));
 
 /**
@@ -149,15 +155,16 @@ export class ShipmentsRepository {
 
   /**
    * The carrier configurations (account and carrier_reference) with a poll due at `now`, the longest due
-   * first, and when their oldest due poll fell due: at most `limit` of them. Read from the index of each
+   * first, and when their oldest due poll fell due: at most `limit` of them; and how many configurations with
+   * tracked shipments there are (the steps the walk took). Read from the index of each
    * configuration's next polls alone, one step per configuration with tracked shipments whatever their number
    * (a loose scan: each step seeks the first entry past the last configuration, which is that configuration's
    * oldest next poll; in two halves, the account's next reference or else the next account, as a row value
    * compared with the step before is not used as an index range by SQLite). Configurations removed since their shipments were scheduled are found too, so that
    * their tracking can be ended.
    */
-  async dueConfigurations(now: string, limit: number): Promise<DueConfiguration[]> {
-    const result = await sql<DueConfiguration>`
+  async dueConfigurations(now: string, limit: number): Promise<ConfigurationWalk> {
+    const result = await sql<DueConfiguration & { walked: number | string }>`
       with recursive configurations(account_id, carrier_reference, due_at) as (
         select account_id, carrier_reference, next_poll_at from (
           select account_id, carrier_reference, next_poll_at from shipments
@@ -175,9 +182,18 @@ export class ShipmentsRepository {
            order by n.account_id, n.carrier_reference, n.next_poll_at limit 1)
         )
       )
-      select account_id, carrier_reference, due_at from configurations
-      where due_at <= ${now} order by due_at limit ${limit}`.execute(this.db);
-    return result.rows;
+      select d.account_id, d.carrier_reference, d.due_at, w.walked
+      from (select count(*) as walked from configurations) w
+      left join (
+        select account_id, carrier_reference, due_at from configurations
+        where due_at <= ${now} order by due_at limit ${limit}
+      ) d on true
+      order by d.due_at`.execute(this.db);
+    const due = result.rows.filter((row) => row.account_id !== null);
+    return {
+      due: due.map(({ account_id, carrier_reference, due_at }) => ({ account_id, carrier_reference, due_at })),
+      walked: Number(result.rows[0]?.walked ?? 0),
+    };
   }
 
   /**
