@@ -36,6 +36,7 @@ const POLL_CLAIM_COLUMNS = [
   'pod_file',
 ] as const satisfies ReadonlyArray<keyof ShipmentRow>;
 export type PollClaim = Pick<ShipmentRow, (typeof POLL_CLAIM_COLUMNS)[number]>;
+const pollClaimColumns = sql.raw(POLL_CLAIM_COLUMNS.join(', '));
 
 /** A carrier configuration with polls due, and when the oldest of them fell due. */
 export interface DueConfiguration {
@@ -49,7 +50,6 @@ export interface ConfigurationWalk {
   due: DueConfiguration[];
   walked: number;
 }
-const pollClaimColumns = sql.raw(POLL_CLAIM_COLUMNS.join(', '));
 
 /**
  * What applying an answer that changes nothing the shipment shows reads of the row under the lock (most polls:
@@ -156,12 +156,12 @@ export class ShipmentsRepository {
   /**
    * The carrier configurations (account and carrier_reference) with a poll due at `now`, the longest due
    * first, and when their oldest due poll fell due: at most `limit` of them; and how many configurations with
-   * tracked shipments there are (the steps the walk took). Read from the index of each
-   * configuration's next polls alone, one step per configuration with tracked shipments whatever their number
-   * (a loose scan: each step seeks the first entry past the last configuration, which is that configuration's
-   * oldest next poll; in two halves, the account's next reference or else the next account, as a row value
-   * compared with the step before is not used as an index range by SQLite). Configurations removed since their shipments were scheduled are found too, so that
-   * their tracking can be ended.
+   * tracked shipments there are (the steps the walk took). Read from the index of each configuration's next
+   * polls alone, one step per configuration with tracked shipments whatever their number (a loose scan: each
+   * step seeks the first entry past the last configuration, which is that configuration's oldest next poll).
+   * A step looks for the account's next reference, or else the next account: SQLite does not use a row value
+   * compared with the step before as an index range. Configurations removed since their shipments were
+   * scheduled are found too, so that their tracking can be ended.
    */
   async dueConfigurations(now: string, limit: number): Promise<ConfigurationWalk> {
     const result = await sql<DueConfiguration & { walked: number | string }>`
