@@ -211,9 +211,10 @@ async function runStore(): Promise<ScenarioResult> {
 
 /**
  * CLAIM_SHIPMENTS tracked shipments (default 1,000,000) of CLAIM_CONFIGURATIONS carrier configurations
- * (default 100), of which CLAIM_DUE (default 1%) are due, written straight into a migrated SQLite database; then
- * rounds as the poller's until the due set is drained, timed per round: ShipmentsRepository.dueConfigurations(now,
- * 200) and, for each configuration found, claimDuePollsOf(…) of its share of 200. Baseline: `select count(*) from shipments` on the same table, a full scan.
+ * (default 100), of which CLAIM_DUE (default 1%) are due, written straight into a migrated SQLite database;
+ * then rounds as the poller's until the due set is drained, timed per round:
+ * ShipmentsRepository.dueConfigurations(now, 200) and, for each configuration found, claimDuePollsOf(…) of its
+ * share of 200. Baseline: `select count(*) from shipments` on the same table, a full scan.
  */
 async function runClaim(): Promise<ScenarioResult> {
   const count = envInteger('CLAIM_SHIPMENTS', 1_000_000);
