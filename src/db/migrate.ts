@@ -19,7 +19,7 @@ import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js'
 import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_without_global_index.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_shipments': shipments,
   '0003_jobs_and_tracking': jobsAndTracking,

@@ -1,0 +1,106 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../src/db/migrate.js';
+import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+
+/**
+ * Migration 0019 on a database left by the release before it: the index of every next poll is dropped, and a
+ * shipment scheduled without a carrier configuration (out of the new poller's sight) stops being tracked, while
+ * every other shipment keeps its next poll.
+ */
+const postgres = await reachablePostgres();
+const drops: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+async function upgraded(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const before = await migrator.migrateTo('0018_tracking_fingerprint');
+  if (before.error) throw before.error;
+
+  const now = '2026-11-27T10:00:00.000Z';
+  const account = await db
+    .insertInto('accounts')
+    .values({ account_uuid: 'acc-0019', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const shipment = (id: string, carrierReference: string | null, nextPoll: string | null) => ({
+    account_id: account.id,
+    shipment_uuid: `uuid-${id}`,
+    shipment_id: id,
+    status: 'pending',
+    source: 'api',
+    tracking_page_reference: `page-${id}`,
+    body: '{}',
+    created_at: now,
+    updated_at: now,
+    tracking_number: `1Z${id}`,
+    carrier_reference: carrierReference,
+    next_poll_at: nextPoll,
+  });
+  await db
+    .insertInto('shipments')
+    .values([
+      shipment('configured', 'ups', '2026-11-27T10:30:00.000Z'),
+      shipment('unconfigured', null, '2026-11-27T10:05:00.000Z'),
+      shipment('untracked', null, null),
+      shipment('ended', 'ups', null),
+    ])
+    .execute();
+
+  const after = await migrator.migrateToLatest();
+  if (after.error) throw after.error;
+  expect(after.results?.map((r) => `${r.migrationName}:${r.status}`)).toContain('0019_poll_claims_without_global_index:Success');
+}
+
+async function nextPolls(db: Kysely<any>): Promise<Record<string, string | null>> {
+  const rows = await db.selectFrom('shipments').select(['shipment_id', 'next_poll_at']).orderBy('id').execute();
+  return Object.fromEntries(
+    rows.map((row) => [row.shipment_id, row.next_poll_at === null ? null : new Date(row.next_poll_at).toISOString()]),
+  );
+}
+
+const expected = {
+  configured: '2026-11-27T10:30:00.000Z',
+  unconfigured: null,
+  untracked: null,
+  ended: null,
+};
+
+describe('migration 0019 on an upgraded database', () => {
+  it('SQLite: ends the tracking of shipments without a configuration, keeps the others, drops the index', async () => {
+    const raw = new Database(':memory:');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    try {
+      await upgraded(db);
+      expect(await nextPolls(db)).toEqual(expected);
+      const indexes = (
+        raw.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'shipments'").all() as Array<{ name: string }>
+      ).map((row) => row.name);
+      expect(indexes).not.toContain('shipments_next_poll');
+      expect(indexes).toContain('shipments_configuration_next_poll');
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it.skipIf(postgres.url === null)('PostgreSQL: the same', async () => {
+    const database = await createDatabase(postgres.url as string, 'wb_mig');
+    drops.push(database.drop);
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    try {
+      await upgraded(db);
+      expect(await nextPolls(db)).toEqual(expected);
+      const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'shipments'`.execute(db);
+      const names = indexes.rows.map((row) => row.indexname);
+      expect(names).not.toContain('shipments_next_poll');
+      expect(names).toContain('shipments_configuration_next_poll');
+    } finally {
+      await db.destroy();
+    }
+  });
+});
