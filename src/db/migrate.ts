@@ -17,6 +17,7 @@ import * as notifications from './migrations/0016_notifications.js';
 import * as trackingDigest from './migrations/0017_tracking_digest.js';
 import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js';
 import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_without_global_index.js';
+import * as pollLeases from './migrations/0020_poll_leases.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0017_tracking_digest': trackingDigest,
   '0018_tracking_fingerprint': trackingFingerprint,
   '0019_poll_claims_without_global_index': pollClaimsWithoutGlobalIndex,
+  '0020_poll_leases': pollLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

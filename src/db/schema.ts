@@ -328,6 +328,14 @@ export interface ConsoleSessionRevocationsTable {
   expires_at: string;
 }
 
+/** A carrier configuration being polled by one worker (`holder`) until `leased_until`. */
+export interface PollLeasesTable {
+  account_id: number;
+  carrier_reference: string;
+  holder: string;
+  leased_until: string;
+}
+
 export interface NotificationSettingsTable {
   id: Generated<number>;
   account_id: number;
@@ -383,6 +391,7 @@ export interface Database {
   carrier_configs: CarrierConfigsTable;
   orders: OrdersTable;
   shipments: ShipmentsTable;
+  poll_leases: PollLeasesTable;
   shipment_tags: ShipmentTagsTable;
   tracking_events: TrackingEventsTable;
   jobs: JobsTable;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CarrierAdapter, TrackResult } from '../carriers/carrier.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
@@ -46,12 +47,13 @@ interface Configuration {
 }
 
 /**
- * Polls carriers for shipments whose next poll is due. Claims are leased in the database, so any number of
- * workers share the due set. A round walks the configurations with due polls (the longest due first, one
- * index step each) and claims for each: for a credential with limits, no more than they let it serve in the
- * round (`roundMs`); for a carrier without, a share of `batchSize`. A configuration whose claim came back full
- * is behind: it is claimed for round after round until it has caught up, and the walk then runs only every
- * `sweepMs`. A credential whose day's calls cannot cover its due set spends them on the most urgent of all of
+ * Polls carriers for shipments whose next poll is due. A worker polls a carrier configuration while it holds
+ * the configuration's lease in the database (PollLeasesRepository): any number of workers share the
+ * configurations, and the due shipments are read without a write each. A round walks the configurations with
+ * due polls (the longest due first, one index step each), takes the lease of each and claims for each: for a
+ * credential with limits, no more than they let it serve in the round (`roundMs`); for a carrier without, a
+ * share of `batchSize`. A configuration whose claim came back full is behind: it is claimed for round after
+ * round until it has caught up, and the walk then runs only every `sweepMs`. A credential whose day's calls cannot cover its due set spends them on the most urgent of all of
  * them (src/domain/shipments/poll-priority.ts) and puts the rest off to its reset. Each credential's batches
  * run with bounded concurrency; a round ends when its last batch is applied.
  */
@@ -72,6 +74,8 @@ export class TrackingPoller implements PeriodicTask {
   private nextSweepAt = 0;
   /** The walk runs again from then at the earliest (its cost bounds how often it runs). */
   private nextWalkAt = 0;
+  /** Who holds this poller's configuration leases. */
+  private readonly holder = randomUUID();
 
   constructor(
     private readonly repos: Repositories,
@@ -103,6 +107,8 @@ export class TrackingPoller implements PeriodicTask {
       share: this.batchSize,
       allotted: new Map(),
       lanes: new Map(),
+      held: new Map(),
+      kept: new Set(),
       done: 0,
     };
     const configurations = new Map<string, Configuration>();
@@ -124,14 +130,30 @@ export class TrackingPoller implements PeriodicTask {
     }
     for (const [key, behind] of this.backlog) if (!configurations.has(key)) configurations.set(key, behind);
     round.share = Math.max(1, Math.ceil(this.batchSize / Math.max(1, configurations.size)));
-    for (const [key, configuration] of configurations) await this.plan(key, configuration, round);
-    await Promise.all([...round.lanes.values()].map((calls) => runLimited(calls, this.perCarrierConcurrency)));
+    try {
+      for (const [key, configuration] of configurations) await this.plan(key, configuration, round);
+      await Promise.all([...round.lanes.values()].map((calls) => runLimited(calls, this.perCarrierConcurrency)));
+    } finally {
+      // Given back as soon as the round is done with them, unless answers could not be applied (kept to the lease's end).
+      for (const [key, { accountId, carrierReference }] of round.held) {
+        if (round.kept.has(key)) continue;
+        await this.repos.pollLeases.release(accountId, carrierReference, this.holder).catch((error) => {
+          this.log.error({ err: error }, 'releasing a poll lease failed');
+        });
+      }
+    }
     return round.done;
   }
 
   /** Decides what one configuration polls in this round (claiming, putting off) and queues its batches. */
   private async plan(key: string, configuration: Configuration, round: Round): Promise<void> {
     const { accountId, carrierReference } = configuration;
+    if (!(await this.repos.pollLeases.acquire(accountId, carrierReference, this.holder, round.nowText, round.leaseUntil))) {
+      // Another worker polls it.
+      this.backlog.delete(key);
+      return;
+    }
+    round.held.set(key, configuration);
     const config = await this.carrierConfigs.resolve(accountId, carrierReference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
     if (!config || !adapter?.capabilities.tracking) {
@@ -173,17 +195,17 @@ export class TrackingPoller implements PeriodicTask {
     round.lanes.set(lane, calls);
     for (let i = 0; i < rows.length; i += size) {
       const batch = rows.slice(i, i + size);
-      calls.push(() => this.pollBatch(adapter, config.settings, batch, intervals));
+      calls.push(() => this.pollBatch(adapter, config.settings, batch, intervals, key, round));
     }
   }
 
   /**
-   * Claims up to `wanted` due polls of a configuration, oldest due first; one whose claim comes back full is
-   * behind (claimed for again next round), one whose claim does not has caught up.
+   * Up to `wanted` due polls of a configuration this poller holds, oldest due first; one whose claim comes back
+   * full is behind (claimed for again next round), one whose claim does not has caught up.
    */
   private async claim(key: string, configuration: Configuration, wanted: number, round: Round): Promise<PollClaim[]> {
     const { accountId, carrierReference } = configuration;
-    const rows = await this.repos.shipments.claimDuePollsOf(accountId, carrierReference, round.nowText, round.leaseUntil, wanted);
+    const rows = await this.repos.shipments.duePollsOf(accountId, carrierReference, round.nowText, wanted);
     if (rows.length >= wanted) this.backlog.set(key, configuration);
     else this.backlog.delete(key);
     return rows;
@@ -216,20 +238,16 @@ export class TrackingPoller implements PeriodicTask {
     const { accountId, carrierReference } = configuration;
     const take = Math.min(room, today);
     const chosen =
-      take > 0
-        ? await this.repos.shipments.claimRankedPollsOf(
-            accountId,
-            carrierReference,
-            round.nowText,
-            round.leaseUntil,
-            take,
-            pollRanking(round.now),
-          )
-        : [];
+      take > 0 ? await this.repos.shipments.rankedDuePollsOf(accountId, carrierReference, round.nowText, take, pollRanking(round.now)) : [];
     let deferred = 0;
     if (today <= room) {
       const reset = adapter.limits ? nextReset(round.now.getTime(), adapter.limits.quota_reset_utc) : round.now.getTime() + 86_400_000;
-      deferred = await this.tracking.deferAllDue(accountId, carrierReference, new Date(reset));
+      deferred = await this.tracking.deferAllDue(
+        accountId,
+        carrierReference,
+        new Date(reset),
+        chosen.map((row) => row.id),
+      );
       this.backlog.delete(key);
       round.done += deferred;
     } else {
@@ -247,9 +265,11 @@ export class TrackingPoller implements PeriodicTask {
     settings: Record<string, unknown>,
     rows: PollClaim[],
     intervals: { maxIntervalMs?: number; minIntervalMs?: number },
+    key: string,
+    round: Round,
   ): Promise<void> {
     let results: TrackResult[];
-    // Carrier calls end before the claim's lease does, so no other worker polls these shipments meanwhile.
+    // Carrier calls end before the configuration's lease does, so no other worker polls these shipments meanwhile.
     const signal = AbortSignal.timeout(Math.max(1000, Math.floor(this.leaseMs * 0.75)));
     try {
       results = await adapter.track(
@@ -277,8 +297,10 @@ export class TrackingPoller implements PeriodicTask {
     try {
       await this.tracking.applyBatch(rows, results, { adapter, ...intervals });
     } catch (error) {
-      // Left as claimed: the lease runs out and the shipments are polled again.
       this.log.error({ err: error, carrier: adapter.record.id }, 'applying tracking results failed');
+      // Polled again when the lease would have ended, not at the next round; if even that cannot be written,
+      // the configuration is kept until its lease ends.
+      await this.tracking.holdBack(rows, new Date(round.leaseUntil)).catch(() => round.kept.add(key));
     }
   }
 }
@@ -294,6 +316,10 @@ interface Round {
   allotted: Map<string, number>;
   /** Carrier batches by credential (or carrier, for carriers without limits), run with bounded concurrency each. */
   lanes: Map<string, Array<() => Promise<void>>>;
+  /** The configurations whose lease this round took. */
+  held: Map<string, Configuration>;
+  /** Those left leased when the round ends (answers that could not be applied nor put off). */
+  kept: Set<string>;
   done: number;
 }
 

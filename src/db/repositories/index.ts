@@ -13,6 +13,7 @@ import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { OrdersRepository } from './orders.repository.js';
+import { PollLeasesRepository } from './poll-leases.repository.js';
 import { PudoLocationsRepository } from './pudo-locations.repository.js';
 import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
@@ -27,6 +28,7 @@ export class Repositories {
   readonly carrierConfigs: CarrierConfigsRepository;
   readonly orders: OrdersRepository;
   readonly shipments: ShipmentsRepository;
+  readonly pollLeases: PollLeasesRepository;
   readonly events: TrackingEventsRepository;
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
@@ -50,6 +52,7 @@ export class Repositories {
     this.carrierConfigs = new CarrierConfigsRepository(db);
     this.orders = new OrdersRepository(db);
     this.shipments = new ShipmentsRepository(db, dialect);
+    this.pollLeases = new PollLeasesRepository(db);
     this.events = new TrackingEventsRepository(db, dialect);
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);

@@ -197,21 +197,16 @@ export class ShipmentsRepository {
   }
 
   /**
-   * Claims the due polls of one carrier configuration, oldest due first, by moving their next poll to the end
-   * of a lease: a worker that dies mid-poll leaves them due again when the lease ends, and two workers never
-   * claim the same shipment. Cost follows the number claimed (index on the configuration's next polls).
+   * The due polls of one carrier configuration, oldest due first, at most `limit`: read, not written (the
+   * worker holding the configuration's lease, PollLeasesRepository, is the only one to poll them). Cost
+   * follows the number read (index on the configuration's next polls).
    */
-  async claimDuePollsOf(accountId: number, carrierReference: string, now: string, leaseUntil: string, limit: number): Promise<PollClaim[]> {
+  async duePollsOf(accountId: number, carrierReference: string, now: string, limit: number): Promise<PollClaim[]> {
     if (limit <= 0) return [];
-    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<PollClaim>`
-      update shipments set next_poll_at = ${leaseUntil}
-      where id in (
-        select id from shipments
-        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
-        order by next_poll_at limit ${limit} ${lock}
-      )
-      returning ${pollClaimColumns}`.execute(this.db);
+      select ${pollClaimColumns} from shipments
+      where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+      order by next_poll_at limit ${limit}`.execute(this.db);
     return result.rows;
   }
 
@@ -228,20 +223,18 @@ export class ShipmentsRepository {
   }
 
   /**
-   * Claims the `limit` most urgent due polls of one carrier configuration by `ranking`, across all of its due
-   * shipments (a credential whose daily calls cannot cover them spends them on these). The rows come back in
-   * no particular order.
+   * The `limit` most urgent due polls of one carrier configuration by `ranking`, across all of its due
+   * shipments (a credential whose daily calls cannot cover them spends them on these), read as `duePollsOf`
+   * reads. The rows come back in no particular order.
    */
-  async claimRankedPollsOf(
+  async rankedDuePollsOf(
     accountId: number,
     carrierReference: string,
     now: string,
-    leaseUntil: string,
     limit: number,
     ranking: PollRanking,
   ): Promise<PollClaim[]> {
     if (limit <= 0) return [];
-    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
     const starving = sql`case phase_key ${sql.join(
       ranking.starvingBefore.map(([phase, before]) => sql`when ${phase} then ${before}`),
       sql` `,
@@ -252,20 +245,17 @@ export class ShipmentsRepository {
       when last_tracking_update_at is not null and last_tracking_update_at > ${ranking.changedAfter} then 2
       else 3 end`;
     const result = await sql<PollClaim>`
-      update shipments set next_poll_at = ${leaseUntil}
-      where id in (
-        select id from shipments
-        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
-        order by ${rank}, coalesce(poll_deferred_since, '~'), id limit ${limit} ${lock}
-      )
-      returning ${pollClaimColumns}`.execute(this.db);
+      select ${pollClaimColumns} from shipments
+      where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+      order by ${rank}, coalesce(poll_deferred_since, '~'), id limit ${limit}`.execute(this.db);
     return result.rows;
   }
 
   /**
-   * Puts off every due poll of one carrier configuration (its credential has no calls left today): the next
-   * poll at one of `times` by row id (spread so that they do not all fall due at once), and when the first
-   * deferral happened kept; at most `limit` of them. Returns how many were put off.
+   * Puts off every due poll of one carrier configuration (its credential has no calls left today) but those of
+   * `polled` (being polled with the last calls): the next poll at one of `times` by row id (spread so that they
+   * do not all fall due at once), and when the first deferral happened kept; at most `limit` of them. Returns
+   * how many were put off.
    */
   async deferDuePollsOf(
     accountId: number,
@@ -273,13 +263,15 @@ export class ShipmentsRepository {
     now: string,
     times: readonly string[],
     limit: number,
+    polled: readonly number[] = [],
   ): Promise<number> {
+    const except = polled.length > 0 ? sql`and id not in (${this.idList(polled)})` : sql``;
     const result = await sql`
       update shipments
       set next_poll_at = ${spreadById(times)}, poll_deferred_since = coalesce(poll_deferred_since, ${now})
       where id in (
         select id from shipments
-        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now}
+        where account_id = ${accountId} and carrier_reference = ${carrierReference} and next_poll_at <= ${now} ${except}
         limit ${limit}
       )`.execute(this.db);
     return Number(result.numAffectedRows ?? 0);
@@ -310,8 +302,8 @@ export class ShipmentsRepository {
 
   /**
    * Claims tracked shipments of these carriers whose push subscription is missing or ends before
-   * `renewBefore`, by moving `push_retry_at` to the end of a lease (as `claimDuePollsOf` does): a worker that
-   * dies leaves them due again when it ends, and two workers never claim the same shipment.
+   * `renewBefore`, by moving `push_retry_at` to the end of a lease: a worker that dies leaves them due again
+   * when it ends, and two workers never claim the same shipment.
    */
   async claimDueSubscriptions(
     carrierIds: readonly string[],

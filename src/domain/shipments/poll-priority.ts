@@ -37,7 +37,7 @@ export function choosePolls<R extends RankedRow>(rows: readonly R[], budget: num
 }
 
 /**
- * `pollPriority` at `now` as the bounds the database ranks a whole due set by (ShipmentsRepository.claimRankedPollsOf),
+ * `pollPriority` at `now` as the bounds the database ranks a whole due set by (ShipmentsRepository.rankedDuePollsOf),
  * in the same order as `choosePolls`.
  */
 export function pollRanking(now: Date): PollRanking {

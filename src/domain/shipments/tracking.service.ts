@@ -262,16 +262,25 @@ export class TrackingService {
     );
   }
 
+  /** Moves the next poll of these shipments to `until`, nothing else changed (answers that could not be applied). */
+  async holdBack(rows: ReadonlyArray<{ id: number }>, until: Date): Promise<void> {
+    await this.repos.shipments.reschedulePolls(
+      rows.map((row) => row.id),
+      [until.toISOString()],
+    );
+  }
+
   /**
    * Puts off every due poll of one carrier configuration until its credential's quota resets (as `defer`), a
-   * thousand per statement: other work (carrier calls waiting for their turn) runs between them.
+   * thousand per statement, but those of `polled` (polled with the day's last calls): other work (carrier
+   * calls waiting for their turn) runs between the statements.
    */
-  async deferAllDue(accountId: number, carrierReference: string, until: Date): Promise<number> {
+  async deferAllDue(accountId: number, carrierReference: string, until: Date, polled: readonly number[] = []): Promise<number> {
     const now = this.clock.now().toISOString();
     const times = spreadTimes(until.getTime(), DEFER_SPREAD_MS);
     let deferred = 0;
     for (;;) {
-      const done = await this.repos.shipments.deferDuePollsOf(accountId, carrierReference, now, times, DEFER_CHUNK);
+      const done = await this.repos.shipments.deferDuePollsOf(accountId, carrierReference, now, times, DEFER_CHUNK, polled);
       deferred += done;
       if (done < DEFER_CHUNK) return deferred;
       await new Promise((resolve) => setImmediate(resolve));

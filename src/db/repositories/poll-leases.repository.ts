@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+/**
+ * Which worker polls a carrier configuration: one at a time, for a lease. A worker that dies holding one
+ * leaves it to the others when the lease ends.
+ */
+export class PollLeasesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Takes the lease of a configuration until `until` for `holder`, if no other holder's lease runs past `now`
+   * (a holder renews its own). Returns whether `holder` holds it.
+   */
+  async acquire(accountId: number, carrierReference: string, holder: string, now: string, until: string): Promise<boolean> {
+    const row = await this.db
+      .insertInto('poll_leases')
+      .values({ account_id: accountId, carrier_reference: carrierReference, holder, leased_until: until })
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'carrier_reference'])
+          .doUpdateSet((eb) => ({ holder: eb.ref('excluded.holder'), leased_until: eb.ref('excluded.leased_until') }))
+          .where((eb) => eb.or([eb('poll_leases.leased_until', '<=', now), eb('poll_leases.holder', '=', holder)])),
+      )
+      .returning('holder')
+      .executeTakeFirst();
+    return row?.holder === holder;
+  }
+
+  /** Gives a configuration back (another worker may poll it at once); nothing if `holder` no longer holds it. */
+  async release(accountId: number, carrierReference: string, holder: string): Promise<void> {
+    await this.db
+      .deleteFrom('poll_leases')
+      .where('account_id', '=', accountId)
+      .where('carrier_reference', '=', carrierReference)
+      .where('holder', '=', holder)
+      .execute();
+  }
+}
