@@ -202,6 +202,19 @@ function mainThreadCpuMicros(): number | null {
   }
 }
 
+/**
+ * On PostgreSQL, what the server has written so far: the position in its write-ahead log (bytes) and the shipment
+ * row versions its statistics count (`n_tup_upd`: each update writes a new version of the row, for vacuum to
+ * clear). The statistics lag: a connection reports its counts a second after the last at the soonest while it
+ * works, and within ten seconds of going idle.
+ */
+async function postgresWrites(context: AppContext): Promise<{ walBytes: number; shipmentUpdates: number }> {
+  const { rows } = await sql<{ wal: string; updates: string | null }>`
+    select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal,
+      (select n_tup_upd from pg_stat_user_tables where relname = 'shipments')::text as updates`.execute(context.database.db);
+  return { walBytes: Number(rows[0].wal), shipmentUpdates: Number(rows[0].updates ?? 0) };
+}
+
 /** Worker CPU (µs) per second while nothing is polled: timers and the WAL checkpoint thread, the floor under every figure. */
 async function idleCpuMicrosPerSecond(seconds: number): Promise<number> {
   const cpu = process.cpuUsage();
@@ -563,6 +576,8 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     );
     const fetchStats = async () => ((await (await fetch(`${servers?.url}/__stats`)).json()) as { carriers: LocalCarrierStats[] }).carriers;
     let before: LocalCarrierStats[] = [];
+    /** On PostgreSQL, the server's writes when the measured period began. */
+    const server: { before?: { walBytes: number; shipmentUpdates: number } } = {};
     const polling = await pollFor(
       poller,
       warmupSeconds,
@@ -570,6 +585,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       async () => {
         before = await fetchStats();
         outcomes.clear();
+        if (database === 'postgres') server.before = await postgresWrites(context);
       },
       profileDir ? path.join(profileDir, `carrier-polling-${database}.cpuprofile`) : undefined,
       statementTimes,
@@ -578,6 +594,10 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     // After the last round's writes are checkpointed: what the process spends with nothing to poll.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idleFloor = await idleCpuMicrosPerSecond(IDLE_SECONDS);
+    const walBytesAtEnd = database === 'postgres' ? (await postgresWrites(context)).walBytes : null;
+    // The server's statistics of the last rounds are reported within ten seconds of the connections going idle.
+    if (database === 'postgres') await new Promise((resolve) => setTimeout(resolve, 11_000 - 2_000 - IDLE_SECONDS * 1000));
+    const serverAfter = database === 'postgres' ? await postgresWrites(context) : null;
 
     // What the local carriers counted: numbers and calls in the measured period, limits over the whole run.
     let polled = 0;
@@ -769,6 +789,11 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
           ` idle floor afterwards ${round(idleFloor / 1000, 2)} ms per second;` +
           (polling.writtenBytes !== null && polled > 0
             ? ` written ${round(polling.writtenBytes / polled / 1024, 1)} KiB per polled number;`
+            : '') +
+          (server.before && serverAfter && walBytesAtEnd !== null && polled > 0
+            ? ` the server's write-ahead log ${round((walBytesAtEnd - server.before.walBytes) / polled / 1024, 1)} KiB per polled number` +
+              ` (to the end of the idle floor), shipment row versions ${round((serverAfter.shipmentUpdates - server.before.shipmentUpdates) / polled, 2)}` +
+              " per polled number (the put-offs to a quota's reset included);"
             : '') +
           ` event-loop delay p99 ${round(polling.loopDelayMs.p99)} ms, max ${round(polling.loopDelayMs.max)} ms;` +
           ` sandbox ${round(sandboxCpuPerNumber)} µs per number` +
