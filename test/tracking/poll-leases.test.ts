@@ -86,6 +86,21 @@ describe('carrier configurations are polled by one worker at a time, under a lea
         .executeTakeFirstOrThrow()
     ).next_poll_at;
 
+  /** Runs `work` with these writes of the tracking service failing, as a database that refuses writes makes them fail. */
+  async function withFailing(writes: Array<'applyBatch' | 'holdBack'>, work: () => Promise<unknown>): Promise<void> {
+    const failing = async () => {
+      throw new Error('the database is read-only');
+    };
+    const { tracking } = t.context;
+    Object.assign(tracking, Object.fromEntries(writes.map((name) => [name, failing])));
+    try {
+      await work();
+    } finally {
+      // The service's own methods again.
+      for (const name of writes) Reflect.deleteProperty(tracking, name);
+    }
+  }
+
   it('two workers polling at once ask the carrier for each due number once, and give their leases back', async () => {
     const numbers = [...(await track('a', 12)), ...(await track('b', 12))];
     const [first, second] = [poller(), poller()];
@@ -122,17 +137,8 @@ describe('carrier configurations are polled by one worker at a time, under a lea
 
   it('answers that cannot be applied are asked for again when the lease would have ended, not at the next round', async () => {
     const numbers = await track('a', 3);
-    const tracking = t.context.tracking;
-    const applyBatch = tracking.applyBatch.bind(tracking);
-    tracking.applyBatch = async () => {
-      throw new Error('the database is read-only');
-    };
     const worker = poller();
-    try {
-      await worker.runOnce();
-    } finally {
-      tracking.applyBatch = applyBatch;
-    }
+    await withFailing(['applyBatch'], () => worker.runOnce());
     expect([...asked].sort()).toEqual([...numbers].sort());
     const leaseEnd = new Date(t.clock.now().getTime() + LEASE_MS).toISOString();
     for (const number of numbers) expect(await nextPollOf(number), number).toBe(leaseEnd);
@@ -148,21 +154,7 @@ describe('carrier configurations are polled by one worker at a time, under a lea
 
   it('when not even the next poll can be written, the configuration stays leased until the lease ends', async () => {
     const numbers = await track('b', 2);
-    const { tracking } = t.context;
-    const [applyBatch, holdBack] = [tracking.applyBatch.bind(tracking), tracking.holdBack.bind(tracking)];
-    tracking.applyBatch = async () => {
-      throw new Error('the database is read-only');
-    };
-    tracking.holdBack = async () => {
-      throw new Error('the database is read-only');
-    };
-    const worker = poller();
-    try {
-      await worker.runOnce();
-    } finally {
-      tracking.applyBatch = applyBatch;
-      tracking.holdBack = holdBack;
-    }
+    await withFailing(['applyBatch', 'holdBack'], () => poller().runOnce());
     expect([...asked].sort()).toEqual([...numbers].sort());
     const leaseEnd = new Date(t.clock.now().getTime() + LEASE_MS).toISOString();
     expect(await leases()).toMatchObject([{ account_id: accountId, carrier_reference: 'b', leased_until: leaseEnd }]);
