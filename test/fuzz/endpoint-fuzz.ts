@@ -22,6 +22,16 @@ interface Request {
   sentKeys: string[];
 }
 
+/**
+ * A generated value as a path segment's text. Objects go as JSON: generated keys such as `toString` or `valueOf`
+ * hold data, not functions, so `String()` cannot convert them.
+ */
+function pathText(value: unknown): string {
+  if (value === '') return 'x';
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
 function requestArb(op: Operation, world: FuzzWorld): fc.Arbitrary<Request> {
   const known: Record<string, string> = {
     document_uuid: world.documentUuid,
@@ -69,7 +79,7 @@ function requestArb(op: Operation, world: FuzzWorld): fc.Arbitrary<Request> {
     .map(([params, query, extra, { body, hasBody }]) => {
       let path = op.path;
       for (const [name, value] of Object.entries(params)) {
-        const text = String(value === '' ? 'x' : value);
+        const text = pathText(value);
         let encoded: string;
         try {
           encoded = encodeURIComponent(text);
