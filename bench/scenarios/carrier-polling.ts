@@ -53,6 +53,8 @@ const DAY_MS = 86_400_000;
 const CALLS_LEFT: Partial<Record<PolledCarrier, number>> = { dhlglb: 5, glsglb: 1 };
 /** How long the worker's CPU is measured with nothing to poll, for the idle floor. */
 const IDLE_SECONDS = 5;
+/** How long the rounds after the warm-up may take to settle (the quota-bound credentials' due polls put off). */
+const SETTLE_MAX_SECONDS = 60;
 const SANDBOX_PREFIX: Record<Story, string> = { in_transit: 'WB2', out_for_delivery: 'WB3', failed_attempt: 'WB6' };
 /** Serials of the numbers whose answers the previous polls are made of (beyond every seeded shipment's), one per story. */
 const PROBE_SERIALS: Record<Story, number> = { out_for_delivery: 9_000_000, failed_attempt: 9_000_002, in_transit: 9_000_003 };
@@ -95,6 +97,8 @@ interface Round {
 
 interface Polling {
   rounds: Round[];
+  /** Worker CPU (µs, every thread) and wall time of the unmeasured start: the warm-up and the rounds until `settled`. */
+  startup: { cpuMicros: number; wallSeconds: number };
   /** Worker CPU (user + system, µs, every thread) and wall time of the measured period. */
   cpuMicros: number;
   wallSeconds: number;
@@ -108,7 +112,8 @@ interface Polling {
 
 /**
  * Runs the poller round after round as the worker does (again at once while it finds work, else after 250 ms):
- * `warmupSeconds` unmeasured, then `seconds` measured; a round under way when the time is up is waited for.
+ * `warmupSeconds` unmeasured, then on unmeasured until `settled` says the start is over (at most
+ * `SETTLE_MAX_SECONDS` more), then `seconds` measured; a round under way when the time is up is waited for.
  * `measuring` runs between the two; with `profileFile`, the measured period is CPU-profiled into it.
  */
 async function pollFor(
@@ -118,19 +123,30 @@ async function pollFor(
   measuring: () => Promise<void> = async () => undefined,
   profileFile?: string,
   statements?: StatementTimes,
+  settled: () => Promise<boolean> = async () => true,
 ): Promise<Polling> {
   const rounds: Round[] = [];
   await collectSeedGarbage();
-  const loop = async (until: number, measured: boolean) => {
-    while (performance.now() < until) {
-      const startedAt = Date.now();
-      const begin = performance.now();
-      const claimed = await poller.runOnce();
-      rounds.push({ startedAt, endedAt: Date.now(), ms: performance.now() - begin, claimed, measured });
-      if (claimed === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  const oneRound = async (measured: boolean) => {
+    const startedAt = Date.now();
+    const begin = performance.now();
+    const claimed = await poller.runOnce();
+    rounds.push({ startedAt, endedAt: Date.now(), ms: performance.now() - begin, claimed, measured });
+    if (claimed === 0) await new Promise((resolve) => setTimeout(resolve, 250));
   };
-  await loop(performance.now() + warmupSeconds * 1000, false);
+  const loop = async (until: number, measured: boolean) => {
+    while (performance.now() < until) await oneRound(measured);
+  };
+  const startupCpu = process.cpuUsage();
+  const startupBegan = performance.now();
+  await loop(startupBegan + warmupSeconds * 1000, false);
+  const settleBy = performance.now() + SETTLE_MAX_SECONDS * 1000;
+  while (!(await settled())) {
+    if (performance.now() >= settleBy) throw new Error(`carrier-polling: the start did not settle within ${SETTLE_MAX_SECONDS} s`);
+    await oneRound(false);
+  }
+  const startupUsed = process.cpuUsage(startupCpu);
+  const startup = { cpuMicros: startupUsed.user + startupUsed.system, wallSeconds: (performance.now() - startupBegan) / 1000 };
   await measuring();
   const session = profileFile ? new Session() : null;
   if (session) {
@@ -160,6 +176,7 @@ async function pollFor(
   }
   return {
     rounds,
+    startup,
     cpuMicros: used.user + used.system,
     wallSeconds,
     mainThreadCpuMicros: mainBefore !== null && mainAfter !== null ? mainAfter - mainBefore : null,
@@ -572,12 +589,30 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     const outcomes = tallyOutcomes(carriers.map((carrier) => adapterOf(context, carrier)));
     process.stdout.write(
       `  ${count(shipments)} shipments over ${carriers.length} carriers × ${accounts} accounts seeded in ${round(seedSeconds)} s;` +
-        ` polling ${warmupSeconds} s unmeasured, then ${seconds} s\n`,
+        ` polling ${warmupSeconds} s unmeasured and on until the quota-bound credentials' due polls are put off, then ${seconds} s\n`,
     );
     const fetchStats = async () => ((await (await fetch(`${servers?.url}/__stats`)).json()) as { carriers: LocalCarrierStats[] }).carriers;
+    const numbersIn = (list: LocalCarrierStats[]) =>
+      list.reduce((total, s) => total + Object.values(s.credentials).reduce((n, c) => n + c.numbers, 0), 0);
+    const initial = await fetchStats();
     let before: LocalCarrierStats[] = [];
     /** On PostgreSQL, the server's writes when the measured period began. */
     const server: { before?: { walBytes: number; shipmentUpdates: number } } = {};
+    // The start is over once the credentials without calls left have put off their due polls to the reset: a burst
+    // of one statement per configuration and day, measured apart (the start-up figure) from the steady state.
+    const quotaBound = carriers.filter((carrier) => CALLS_LEFT[carrier] !== undefined);
+    const settled = async () =>
+      quotaBound.length === 0 ||
+      Number(
+        (
+          await context.database.db
+            .selectFrom('shipments')
+            .select(sql<number>`count(*)`.as('n'))
+            .where('carrier_id', 'in', quotaBound)
+            .where('next_poll_at', '<=', new Date().toISOString())
+            .executeTakeFirstOrThrow()
+        ).n,
+      ) === 0;
     const polling = await pollFor(
       poller,
       warmupSeconds,
@@ -589,7 +624,9 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       },
       profileDir ? path.join(profileDir, `carrier-polling-${database}.cpuprofile`) : undefined,
       statementTimes,
+      settled,
     );
+    const startupPolled = numbersIn(before) - numbersIn(initial);
     const stats = await fetchStats();
     // After the last round's writes are checkpointed: what the process spends with nothing to poll.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -793,7 +830,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
           (server.before && serverAfter && walBytesAtEnd !== null && polled > 0
             ? ` the server's write-ahead log ${round((walBytesAtEnd - server.before.walBytes) / polled / 1024, 1)} KiB per polled number` +
               ` (to the end of the idle floor), shipment row versions ${round((serverAfter.shipmentUpdates - server.before.shipmentUpdates) / polled, 2)}` +
-              " per polled number (the put-offs to a quota's reset included);"
+              ' per polled number;'
             : '') +
           ` event-loop delay p99 ${round(polling.loopDelayMs.p99)} ms, max ${round(polling.loopDelayMs.max)} ms;` +
           ` sandbox ${round(sandboxCpuPerNumber)} µs per number` +
@@ -811,6 +848,9 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         `${database}: carrier limits exceeded: ${violations}${violations > 0 ? ` (${violationLines.join('; ')})` : ''}`,
         ...priorityLines.map((line) => `${database}: ${line}`),
         `${database}: shipments deferred for a daily quota: ${deferredText}`,
+        `${database}: start-up, unmeasured above (the warm-up, then the rounds until the quota-bound credentials' due polls were put off to the reset):` +
+          ` ${round(polling.startup.wallSeconds)} s, worker CPU ${round(polling.startup.cpuMicros / 1000)} ms,` +
+          ` ${count(startupPolled)} numbers polled, ${startupPolled > 0 ? round(polling.startup.cpuMicros / startupPolled) : '-'} µs per polled number`,
         ...targetStatements.map((line) => `${database}: SQL ${line}`),
       ],
     };
