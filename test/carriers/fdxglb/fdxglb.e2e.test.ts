@@ -126,6 +126,9 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
       // The delivered parcel's proof was downloaded with its answer: that answer was stored in full.
       expect((await row('fedex-delivered'))?.tracking_fingerprint).toEqual(expect.any(String));
 
+      // Two earlier failures: an answer as stored counts them no more, and moves the next poll on.
+      const transitRow = (await row('fedex-transit'))!;
+      await t.context.repos.shipments.write(transitRow.id, { poll_failures: 2 });
       t.clock.advance(40 * 60_000);
       await t.context.worker.runOnce();
       expect(answers().find((r) => r.tracking_number === '799900000043')).toEqual({
@@ -133,6 +136,9 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
         tracking_number: '799900000043',
         fingerprint,
       });
+      const polled = await row('fedex-transit');
+      expect(polled?.poll_failures).toBe(0);
+      expect((polled?.next_poll_at ?? '') > t.clock.now().toISOString()).toBe(true);
       const after = await details('fedex-transit');
       expect(after.all_events).toEqual(before.all_events);
       expect(after.expected_delivery).toEqual(before.expected_delivery);
