@@ -293,24 +293,6 @@ export class ShipmentsRepository {
     await sql`update shipments set next_poll_at = ${spreadById(times)}${deferred} where id in (${this.idList(ids)})`.execute(this.db);
   }
 
-  /**
-   * Sets each shipment's own next poll, with no failure counted (answers that changed nothing else on the row:
-   * most polls), in one statement for the lot instead of one per shipment.
-   */
-  async setNextPolls(polls: ReadonlyArray<{ id: number; next_poll_at: string | null }>): Promise<void> {
-    if (polls.length === 0) return;
-    if (this.dialect === 'postgres') {
-      await sql`
-        update shipments set next_poll_at = s.at, poll_failures = 0
-        from unnest(${polls.map((p) => p.id)}::bigint[], ${polls.map((p) => p.next_poll_at)}::text[]) as s(id, at)
-        where shipments.id = s.id`.execute(this.db);
-      return;
-    }
-    await sql`
-      with s(id, at) as (select value ->> 0, value ->> 1 from json_each(${JSON.stringify(polls.map((p) => [p.id, p.next_poll_at]))}))
-      update shipments set next_poll_at = s.at, poll_failures = 0 from s where shipments.id = s.id`.execute(this.db);
-  }
-
   /** A list of row ids as one bound parameter (one statement whatever the count). */
   private idList(ids: readonly number[]) {
     return this.dialect === 'postgres'

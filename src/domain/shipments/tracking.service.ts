@@ -116,8 +116,6 @@ export class TrackingService {
       }
     }
     const stored = await storeEventsOf(repos, storing, nowText);
-    /** Rows whose answer moves only their next poll (most polls), written together after the others. */
-    const nextPolls: Array<{ id: number; next_poll_at: string | null }> = [];
     for (const [i, row] of claimed.entries()) {
       let before = locked.get(row.id);
       // Deleted since it was claimed: nothing to apply it to.
@@ -132,11 +130,9 @@ export class TrackingService {
       const shown = changesWhatItShows(before, changes);
       // Read before the write: the followers compare the row as it was with the row as it is.
       if (shown && !isWhole(before)) before = (await repos.shipments.lock(row.id)) ?? before;
-      if (movesOnlyNextPoll(changes)) nextPolls.push({ id: row.id, next_poll_at: changes.next_poll_at ?? null });
-      else if (Object.keys(changes).length > 0) await repos.shipments.write(row.id, changes);
+      if (Object.keys(changes).length > 0) await repos.shipments.write(row.id, changes);
       if (shown && isWhole(before)) await this.followers.shipmentChanged(repos, before, { ...before, ...changes } as ShipmentRow, nowText);
     }
-    await repos.shipments.setNextPolls(nextPolls);
   }
 
   /**
@@ -307,12 +303,6 @@ function changesWhatItShows(before: PolledShipment, changes: Updateable<Shipment
     (changes.status !== undefined && changes.status !== before.status) ||
     (changes.phase_key !== undefined && changes.phase_key !== before.phase_key)
   );
-}
-
-/** Whether `changes` set the next poll with no failure counted, and nothing else (`setNextPolls` writes those). */
-function movesOnlyNextPoll(changes: Updateable<ShipmentsTable>): boolean {
-  const keys = Object.keys(changes);
-  return keys.length === 2 && changes.next_poll_at !== undefined && changes.poll_failures === 0;
 }
 
 /** Whether a row locked for an answer was read in full. */
