@@ -53,9 +53,10 @@ interface Configuration {
  * due polls (the longest due first, one index step each), takes the lease of each and claims for each: for a
  * credential with limits, no more than they let it serve in the round (`roundMs`); for a carrier without, a
  * share of `batchSize`. A configuration whose claim came back full is behind: it is claimed for round after
- * round until it has caught up, and the walk then runs only every `sweepMs`. A credential whose day's calls cannot cover its due set spends them on the most urgent of all of
- * them (src/domain/shipments/poll-priority.ts) and puts the rest off to its reset. Each credential's batches
- * run with bounded concurrency; a round ends when its last batch is applied.
+ * round until it has caught up, and the walk then runs only every `sweepMs`. A credential whose day's calls
+ * cannot cover its due set spends them on the most urgent of all of them (src/domain/shipments/poll-priority.ts)
+ * and puts the rest off to its reset. Each credential's batches run with bounded concurrency; a round ends when
+ * its last batch is applied.
  */
 export class TrackingPoller implements PeriodicTask {
   readonly name = 'tracking-poller';
