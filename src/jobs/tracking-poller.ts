@@ -75,6 +75,11 @@ export class TrackingPoller implements PeriodicTask {
   private nextSweepAt = 0;
   /** The walk runs again from then at the earliest (its cost bounds how often it runs). */
   private nextWalkAt = 0;
+  /**
+   * Configurations left leased by a round whose answers could not be applied nor put off, with the lease's end:
+   * this poller's own lease would let it in again, so it leaves them to that end as another worker does.
+   */
+  private readonly kept = new Map<string, number>();
   /** Who holds this poller's configuration leases. */
   private readonly holder = randomUUID();
 
@@ -137,7 +142,10 @@ export class TrackingPoller implements PeriodicTask {
     } finally {
       // Given back as soon as the round is done with them, unless answers could not be applied (kept to the lease's end).
       for (const [key, { accountId, carrierReference }] of round.held) {
-        if (round.kept.has(key)) continue;
+        if (round.kept.has(key)) {
+          this.kept.set(key, Date.parse(round.leaseUntil));
+          continue;
+        }
         await this.repos.pollLeases.release(accountId, carrierReference, this.holder).catch((error) => {
           this.log.error({ err: error }, 'releasing a poll lease failed');
         });
@@ -149,6 +157,12 @@ export class TrackingPoller implements PeriodicTask {
   /** Decides what one configuration polls in this round (claiming, putting off) and queues its batches. */
   private async plan(key: string, configuration: Configuration, round: Round): Promise<void> {
     const { accountId, carrierReference } = configuration;
+    const keptUntil = this.kept.get(key);
+    if (keptUntil !== undefined && round.now.getTime() < keptUntil) {
+      this.backlog.delete(key);
+      return;
+    }
+    this.kept.delete(key);
     if (!(await this.repos.pollLeases.acquire(accountId, carrierReference, this.holder, round.nowText, round.leaseUntil))) {
       // Another worker polls it.
       this.backlog.delete(key);

@@ -167,4 +167,21 @@ describe('carrier configurations are polled by one worker at a time, under a lea
     expect([...asked].sort()).toEqual([...numbers].sort());
     expect(await leases()).toEqual([]);
   });
+
+  it('the worker that kept a configuration leased does not poll it again before the lease ends either', async () => {
+    const numbers = await track('b', 2);
+    const worker = poller();
+    await withFailing(['applyBatch', 'holdBack'], () => worker.runOnce());
+    expect([...asked].sort()).toEqual([...numbers].sort());
+    // Its own lease would let it in again: it leaves them to the lease's end as any other worker does.
+    asked.length = 0;
+    t.clock.advance(LEASE_MS - 1_000);
+    await worker.runOnce();
+    expect(asked).toEqual([]);
+    t.clock.advance(1_000);
+    await worker.runOnce();
+    expect([...asked].sort()).toEqual([...numbers].sort());
+    for (const number of numbers) expect(await status(number), number).toBe('active');
+    expect(await leases()).toEqual([]);
+  });
 });
