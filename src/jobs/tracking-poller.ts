@@ -117,6 +117,7 @@ export class TrackingPoller implements PeriodicTask {
       kept: new Set(),
       done: 0,
     };
+    for (const [key, until] of this.kept) if (until <= now.getTime()) this.kept.delete(key);
     const configurations = new Map<string, Configuration>();
     const started = performance.now();
     if (started >= this.nextWalkAt && (this.backlog.size === 0 || started >= this.nextSweepAt)) {
@@ -157,12 +158,10 @@ export class TrackingPoller implements PeriodicTask {
   /** Decides what one configuration polls in this round (claiming, putting off) and queues its batches. */
   private async plan(key: string, configuration: Configuration, round: Round): Promise<void> {
     const { accountId, carrierReference } = configuration;
-    const keptUntil = this.kept.get(key);
-    if (keptUntil !== undefined && round.now.getTime() < keptUntil) {
+    if (this.kept.has(key)) {
       this.backlog.delete(key);
       return;
     }
-    this.kept.delete(key);
     if (!(await this.repos.pollLeases.acquire(accountId, carrierReference, this.holder, round.nowText, round.leaseUntil))) {
       // Another worker polls it.
       this.backlog.delete(key);
