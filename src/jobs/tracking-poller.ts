@@ -76,8 +76,9 @@ export class TrackingPoller implements PeriodicTask {
   /** The walk runs again from then at the earliest (its cost bounds how often it runs). */
   private nextWalkAt = 0;
   /**
-   * Configurations left leased by a round whose answers could not be applied nor put off, with the lease's end:
-   * this poller's own lease would let it in again, so it leaves them to that end as another worker does.
+   * Configurations left leased by a round whose answers could be neither applied nor put off, with the
+   * lease's end: this poller's own lease would let it in again, so it leaves them to that end as another
+   * worker does.
    */
   private readonly kept = new Map<string, number>();
   /** Who holds this poller's configuration leases. */
