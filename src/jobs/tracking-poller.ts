@@ -115,7 +115,6 @@ export class TrackingPoller implements PeriodicTask {
       allotted: new Map(),
       lanes: new Map(),
       held: new Map(),
-      kept: new Set(),
       done: 0,
     };
     for (const [key, until] of this.kept) if (until <= now.getTime()) this.kept.delete(key);
@@ -144,10 +143,7 @@ export class TrackingPoller implements PeriodicTask {
     } finally {
       // Given back as soon as the round is done with them, unless answers could not be applied (kept to the lease's end).
       for (const [key, { accountId, carrierReference }] of round.held) {
-        if (round.kept.has(key)) {
-          this.kept.set(key, Date.parse(round.leaseUntil));
-          continue;
-        }
+        if (this.kept.has(key)) continue;
         await this.repos.pollLeases.release(accountId, carrierReference, this.holder).catch((error) => {
           this.log.error({ err: error }, 'releasing a poll lease failed');
         });
@@ -315,7 +311,7 @@ export class TrackingPoller implements PeriodicTask {
       this.log.error({ err: error, carrier: adapter.record.id }, 'applying tracking results failed');
       // Polled again when the lease would have ended, not at the next round; if even that cannot be written,
       // the configuration is kept until its lease ends.
-      await this.tracking.holdBack(rows, new Date(round.leaseUntil)).catch(() => round.kept.add(key));
+      await this.tracking.holdBack(rows, new Date(round.leaseUntil)).catch(() => this.kept.set(key, Date.parse(round.leaseUntil)));
     }
   }
 }
@@ -333,8 +329,6 @@ interface Round {
   lanes: Map<string, Array<() => Promise<void>>>;
   /** The configurations whose lease this round took. */
   held: Map<string, Configuration>;
-  /** Those left leased when the round ends (answers that could not be applied nor put off). */
-  kept: Set<string>;
   done: number;
 }
 
