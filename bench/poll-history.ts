@@ -19,10 +19,11 @@
 
 import { type Insertable, sql } from 'kysely';
 import type { CarrierAdapter, CarrierEvent, ExpectedDelivery, TrackRequest } from '../src/carriers/carrier.js';
-import { mapTrackingResponse as mapFedex } from '../src/carriers/fdxglb/fdxglb.mapper.js';
+import { completeResultEntries } from '../src/carriers/fdxglb/fdxglb.mapper.js';
 import { mapGlsResponse } from '../src/carriers/glsglb/glsglb.mapper.js';
-import { mapSuiviBody } from '../src/carriers/lapost/lapost.mapper.js';
-import { KnownAnswers } from '../src/carriers/sdk/known-answers.js';
+import { suiviEntries } from '../src/carriers/lapost/lapost.mapper.js';
+import { KnownAnswers, normalize } from '../src/carriers/sdk/known-answers.js';
+import type { RawEntry } from '../src/carriers/sdk/split-answer.js';
 import { mapTrackingAnswer as mapUsps } from '../src/carriers/uspsus/uspsus.mapper.js';
 import type { AppContext } from '../src/context.js';
 import type { ShipmentsTable, TrackingEventsTable } from '../src/db/schema.js';
@@ -83,12 +84,13 @@ export function previousPoll(
 
 /**
  * The fingerprint an adapter makes of its carrier's data for `number` when the local carrier answers `body`
- * (bench/carrier-answers.ts): a one-number carrier's body as received, a batch carrier's entry for the number
- * as its own mapper picks it (caught as the mapper offers it to be compared). The scenario checks it against
+ * (bench/carrier-answers.ts): a one-number carrier's body as received; FedEx's and La Poste's entry for the
+ * number as received (the text their adapters split the answer into); GLS's and USPS's entry for the number as
+ * their mapper picks it (caught as the mapper offers it to be compared). The scenario checks it against
  * the adapters' own fingerprints of the probe numbers before seeding.
  */
 export function answerFingerprint(carrier: PolledCarrier, number: string, body: string): string | null {
-  let data: object | null = null;
+  let data: object | string | null = null;
   const keep = (_n: string, entry: object) => {
     data = entry;
     return true;
@@ -100,10 +102,10 @@ export function answerFingerprint(carrier: PolledCarrier, number: string, body: 
       data = Buffer.from(body);
       break;
     case 'fdxglb':
-      mapFedex(JSON.parse(body), [number], { unchanged: keep });
+      data = entryText(body, completeResultEntries(body), number);
       break;
     case 'lapost':
-      mapSuiviBody(JSON.parse(body), [number], undefined, keep);
+      data = entryText(body, suiviEntries(body), number);
       break;
     case 'glsglb':
       mapGlsResponse(JSON.parse(body), [number], undefined, keep);
@@ -116,6 +118,12 @@ export function answerFingerprint(carrier: PolledCarrier, number: string, body: 
   const known = new KnownAnswers(carrier, []);
   known.same(number, data);
   return known.fingerprintOf(number) ?? null;
+}
+
+/** The text of the entry of a batch answer whose own number is `number` (the first), as the adapter fingerprints it. */
+function entryText(body: string, entries: RawEntry[] | null, number: string): string | null {
+  const entry = entries?.find((e) => e.number !== null && normalize(e.number) === normalize(number));
+  return entry ? body.slice(entry.span.start, entry.span.end) : null;
 }
 
 /** What an adapter answers for each request, or an error naming the carrier (the seed must not be partial). */

@@ -6,7 +6,7 @@ import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
-import { errorSummary, type FedexProofRequest, mapTrackingResponse } from './fdxglb.mapper.js';
+import { completeResultEntries, errorSummary, type FedexMapOptions, type FedexProofRequest, mapTrackingResponse } from './fdxglb.mapper.js';
 import { signatureProofContent, signatureProofReference, signatureProofRequest } from './fdxglb.pod.js';
 import {
   DOCUMENTS_PATH,
@@ -78,11 +78,15 @@ export class FedexCarrier extends HttpCarrier {
     });
     if (isError(response)) return withDocumentedPause(response, this.kit.now(), this.limits.quota_reset_utc);
     if (response.status !== 200) return this.refused(context, response, 'tracking request');
-    const results = mapTrackingResponse(response.json(), numbers, {
+    const options: FedexMapOptions = {
       code: (codes) => this.code(FEDEX_CODES, codes),
       proofOfDelivery: (piece) => this.proofOfDelivery(piece, context),
-      unchanged: this.sameAnswer(context),
-    });
+    };
+    // Number by number where each has an entry of its own (the entries as stored are not parsed), else whole.
+    const results =
+      this.mapByEntry(context, response, numbers, completeResultEntries, (entries, asked) =>
+        mapTrackingResponse({ output: { completeTrackResults: entries } }, asked, options),
+      ) ?? mapTrackingResponse(response.json(), numbers, { ...options, unchanged: this.sameAnswer(context) });
     return results ?? this.unreadable(context, response, 'tracking answer');
   }
 

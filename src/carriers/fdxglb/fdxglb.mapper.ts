@@ -4,6 +4,8 @@ import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import { eventTimeOf } from '../sdk/http-carrier.js';
 import type { SameAnswer } from '../sdk/known-answers.js';
+import { elementsOf, memberOf, spanAt, stringOf } from '../sdk/raw-json.js';
+import type { RawEntry } from '../sdk/split-answer.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
 import type { FedexCompleteTrackResult, FedexScanEvent, FedexTrackResponse, FedexTrackResult } from './fdxglb.payload.js';
 import { scanPlace, scanTimezone } from './fdxglb.places.js';
@@ -237,6 +239,19 @@ export function mapTrackingResponse(body: unknown, numbers: readonly string[], o
     else results.push(mapPiece(number, piece, options));
   }
   return results;
+}
+
+/**
+ * The entries of a tracking answer as FedEx sent them (`output.completeTrackResults`), each with its own
+ * `trackingNumber`, found in the text without parsing it; null when the text is not shaped so.
+ */
+export function completeResultEntries(text: string): RawEntry[] | null {
+  return (
+    elementsOf(text, spanAt(text, ['output', 'completeTrackResults']))?.map((span) => ({
+      number: stringOf(text, memberOf(text, span, 'trackingNumber')),
+      span,
+    })) ?? null
+  );
 }
 
 /** A FedEx error answer's first code and message (`{"errors":[{"code":…,"message":…}]}`), for messages. */

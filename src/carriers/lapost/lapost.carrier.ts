@@ -4,7 +4,7 @@ import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { CredentialText, PollIntervalSetting, secret } from '../sdk/settings.js';
 import { LAPOSTE_CODES } from './lapost.codes.js';
-import { mapSuiviBody } from './lapost.mapper.js';
+import { type CodeMapper, mapSuiviBody, suiviEntries } from './lapost.mapper.js';
 import { LAPOSTE_LANGUAGES, type LaPosteLanguage } from './lapost.payload.js';
 
 /** The language asked when a configuration sets none: English, like our standard event texts. */
@@ -82,7 +82,11 @@ export class LaPosteCarrier extends HttpCarrier {
       headers: { 'x-okapi-key': key, accept: 'application/json' },
     });
     if ('retryable' in response) return response;
-    const results = mapSuiviBody(response.json(), numbers, (codes) => this.code(LAPOSTE_CODES, codes), this.sameAnswer(context));
+    const code: CodeMapper = (codes) => this.code(LAPOSTE_CODES, codes);
+    // Envelope by envelope where each names its number (those as stored are not parsed), else whole.
+    const results =
+      this.mapByEntry(context, response, numbers, suiviEntries, (envelopes, asked) => mapSuiviBody(envelopes, asked, code)) ??
+      mapSuiviBody(response.json(), numbers, code, this.sameAnswer(context));
     if (results !== null) return results;
     // An unknown number has also been answered with a bare 404 without a JSON body.
     if (response.status === 404) return numbers.map((n) => ({ status: 'not_found', tracking_number: n }));

@@ -4,6 +4,8 @@ import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import type { SameAnswer } from '../sdk/known-answers.js';
 import { countryAlpha2, placeOf } from '../sdk/places.js';
+import { elementsOf, memberOf, spanAt, stringOf } from '../sdk/raw-json.js';
+import type { RawEntry } from '../sdk/split-answer.js';
 import { fromIsoLike, timezoneOf } from '../sdk/times.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES } from './lapost.codes.js';
 
@@ -44,6 +46,21 @@ function returnCodeOf(envelope: Json): number | null {
 /** Whether a record is one of La Poste's envelopes (and not, say, the gateway's `{ code, message }`). */
 function isEnvelope(value: unknown): value is Json {
   return isRecord(value) && (returnCodeOf(value) !== null || isRecord(value.shipment));
+}
+
+/**
+ * The envelopes of a Suivi v2 body as La Poste sent them (an array, or one envelope), each with the `idShip` it
+ * answers for (its shipment's, else its own), found in the text without parsing it; null when not shaped so.
+ */
+export function suiviEntries(text: string): RawEntry[] | null {
+  const whole = spanAt(text, []);
+  const spans = whole && text.charCodeAt(whole.start) === 0x5b ? elementsOf(text, whole) : whole && [whole];
+  return (
+    spans?.map((span) => ({
+      number: stringOf(text, memberOf(text, memberOf(text, span, 'shipment'), 'idShip')) ?? stringOf(text, memberOf(text, span, 'idShip')),
+      span,
+    })) ?? null
+  );
 }
 
 /**

@@ -18,6 +18,7 @@ import { type CallAuth, type CarrierCall, type CarrierResponse, heldBack } from 
 import { KnownAnswers, normalize, type SameAnswer } from './known-answers.js';
 import type { CarrierLimits, CredentialGate } from './limits.js';
 import { type CarrierEnvironment, checkSettings, environmentOf, isSecret } from './settings.js';
+import { mapSplitAnswer, type RawEntry } from './split-answer.js';
 import { type IssuedToken, TokenCache } from './token-cache.js';
 import type { CarrierToolkit } from './toolkit.js';
 
@@ -309,6 +310,23 @@ export abstract class HttpCarrier implements CarrierAdapter {
   }
 
   /** `unchangedAnswer` for mappers of batch answers, given each number's entry. */
+  /**
+   * A batch answer mapped entry by entry (`mapSplitAnswer`): the entries `locate` finds in the text as received,
+   * those that are the stored answers' data answered `unchanged` without being parsed, the others parsed and
+   * mapped by `map`. Null when the answer cannot be read so: the adapter then maps it whole.
+   */
+  protected mapByEntry(
+    context: CallContext,
+    response: CarrierResponse,
+    numbers: readonly string[],
+    locate: (text: string) => RawEntry[] | null,
+    map: (parsed: unknown[], numbers: string[]) => TrackResult[] | null,
+  ): TrackResult[] | null {
+    if (!context.answers) return null;
+    const text = response.text();
+    return mapSplitAnswer(text, locate(text), numbers, context.answers, map);
+  }
+
   protected sameAnswer(context: CallContext): SameAnswer {
     return (trackingNumber, data) => context.answers?.same(trackingNumber, data) ?? false;
   }
