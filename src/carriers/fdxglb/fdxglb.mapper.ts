@@ -4,7 +4,7 @@ import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import { eventTimeOf } from '../sdk/http-carrier.js';
 import type { SameAnswer } from '../sdk/known-answers.js';
-import { elementsOf, memberOf, spanAt, stringOf } from '../sdk/raw-json.js';
+import { elementsAt, memberOf, stringOf } from '../sdk/raw-json.js';
 import type { RawEntry } from '../sdk/split-answer.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
 import type { FedexCompleteTrackResult, FedexScanEvent, FedexTrackResponse, FedexTrackResult } from './fdxglb.payload.js';
@@ -247,7 +247,7 @@ export function mapTrackingResponse(body: unknown, numbers: readonly string[], o
  */
 export function completeResultEntries(text: string): RawEntry[] | null {
   return (
-    elementsOf(text, spanAt(text, ['output', 'completeTrackResults']))?.map((span) => ({
+    elementsAt(text, ['output', 'completeTrackResults'])?.map((span) => ({
       number: stringOf(text, memberOf(text, span, 'trackingNumber')),
       span,
     })) ?? null

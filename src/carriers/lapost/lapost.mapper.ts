@@ -4,7 +4,7 @@ import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import type { SameAnswer } from '../sdk/known-answers.js';
 import { countryAlpha2, placeOf } from '../sdk/places.js';
-import { elementsOf, memberOf, spanAt, stringOf } from '../sdk/raw-json.js';
+import { elementsAt, memberOf, stringOf, wholeOf } from '../sdk/raw-json.js';
 import type { RawEntry } from '../sdk/split-answer.js';
 import { fromIsoLike, timezoneOf } from '../sdk/times.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES } from './lapost.codes.js';
@@ -53,8 +53,8 @@ function isEnvelope(value: unknown): value is Json {
  * answers for (its shipment's, else its own), found in the text without parsing it; null when not shaped so.
  */
 export function suiviEntries(text: string): RawEntry[] | null {
-  const whole = spanAt(text, []);
-  const spans = whole && text.charCodeAt(whole.start) === 0x5b ? elementsOf(text, whole) : whole && [whole];
+  const whole = wholeOf(text);
+  const spans = whole && text.charCodeAt(whole.start) === 0x5b ? elementsAt(text, []) : whole && [whole];
   return (
     spans?.map((span) => ({
       number: stringOf(text, memberOf(text, memberOf(text, span, 'shipment'), 'idShip')) ?? stringOf(text, memberOf(text, span, 'idShip')),

@@ -1,10 +1,12 @@
 /**
- * Where the values of a JSON text are, found without parsing it: the span of an object's member or of an
- * array's elements. A batch answer is split by number this way, so that each number's entry is fingerprinted on
- * the bytes the carrier sent and only the entries that changed are parsed (src/carriers/sdk/split-answer.ts).
+ * Where the values of a JSON text are, found without parsing it: an object's member, the elements of an array.
+ * A batch answer is split by number this way, so that each number's entry is fingerprinted on the text the
+ * carrier sent and only the entries that changed are parsed (src/carriers/sdk/split-answer.ts).
  *
- * Only the path walked is checked (brackets, separators, keys); the values skipped over are not, so a span is
- * JSON only if the text is: the caller parses what it reads, and reads the whole answer when a walk fails.
+ * Built for speed over a large answer: a walk reads the text once, up to what it looks for, and checks only
+ * what it walks (brackets, separators, keys). A key's first occurrence is the one taken. The values it passes
+ * over are not checked, so a span is JSON only if the text is: the caller parses what it reads from one, and
+ * reads the whole answer another way when a walk fails.
  */
 
 /** A value's place in the text: `text.slice(start, end)` is the value. */
@@ -22,64 +24,36 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
-/** The value at `path` (object members, from the top), or null when the text has none there. */
-export function spanAt(text: string, path: readonly string[]): Span | null {
+/** The whole text as one value (its surrounding white space left out), or null when it is empty. */
+export function wholeOf(text: string): Span | null {
   const start = skipSpace(text, 0);
-  const end = skipValue(text, start);
-  if (end < 0 || skipSpace(text, end) !== text.length) return null;
-  let span: Span | null = { start, end };
+  let end = text.length;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return end > start ? { start, end } : null;
+}
+
+/** The elements of the array at `path` (object members from the top of the text), or null when there is none there. */
+export function elementsAt(text: string, path: readonly string[]): Span[] | null {
+  let at = skipSpace(text, 0);
   for (const key of path) {
-    span = memberOf(text, span, key);
-    if (!span) return null;
+    at = memberStart(text, at, key);
+    if (at < 0) return null;
   }
-  return span;
+  return elementsFrom(text, at);
 }
 
-/** The value of an object's member `key` (the last, as JSON.parse keeps it), or null when `span` is no object or has none. */
+/** The value of an object's member `key`, or null when `span` is no object or has no such member. */
 export function memberOf(text: string, span: Span | null, key: string): Span | null {
-  if (!span || text.charCodeAt(span.start) !== OPEN_BRACE) return null;
-  let found: Span | null = null;
-  let i = skipSpace(text, span.start + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACE) return null;
-  for (;;) {
-    if (text.charCodeAt(i) !== QUOTE) return null;
-    const keyEnd = skipString(text, i);
-    if (keyEnd < 0) return null;
-    const colon = skipSpace(text, keyEnd);
-    if (text.charCodeAt(colon) !== COLON) return null;
-    const valueStart = skipSpace(text, colon + 1);
-    const valueEnd = skipValue(text, valueStart);
-    if (valueEnd < 0) return null;
-    if (keyText(text, i, keyEnd) === key) found = { start: valueStart, end: valueEnd };
-    i = skipSpace(text, valueEnd);
-    const next = text.charCodeAt(i);
-    if (next === CLOSE_BRACE) return i + 1 === span.end ? found : null;
-    if (next !== COMMA) return null;
-    i = skipSpace(text, i + 1);
-  }
-}
-
-/** The elements of an array, or null when `span` is no array. */
-export function elementsOf(text: string, span: Span | null): Span[] | null {
-  if (!span || text.charCodeAt(span.start) !== OPEN_BRACKET) return null;
-  const elements: Span[] = [];
-  let i = skipSpace(text, span.start + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1 === span.end ? elements : null;
-  for (;;) {
-    const end = skipValue(text, i);
-    if (end < 0) return null;
-    elements.push({ start: i, end });
-    i = skipSpace(text, end);
-    const next = text.charCodeAt(i);
-    if (next === CLOSE_BRACKET) return i + 1 === span.end ? elements : null;
-    if (next !== COMMA) return null;
-    i = skipSpace(text, i + 1);
-  }
+  if (!span) return null;
+  const start = memberStart(text, span.start, key);
+  if (start < 0) return null;
+  const end = skipValue(text, start);
+  return end < 0 || end > span.end ? null : { start, end };
 }
 
 /** The string a span holds, or null when it holds something else (or nothing). */
 export function stringOf(text: string, span: Span | null): string | null {
-  if (!span || text.charCodeAt(span.start) !== QUOTE) return null;
+  if (!span || text.charCodeAt(span.start) !== QUOTE || text.charCodeAt(span.end - 1) !== QUOTE || span.end - span.start < 2) return null;
   const inner = text.slice(span.start + 1, span.end - 1);
   if (!inner.includes('\\')) return inner;
   try {
@@ -90,58 +64,90 @@ export function stringOf(text: string, span: Span | null): string | null {
   }
 }
 
-function keyText(text: string, start: number, end: number): string | null {
-  return stringOf(text, { start, end });
+/** Where the value of member `key` of the object at `at` starts, or -1. */
+function memberStart(text: string, at: number, key: string): number {
+  if (text.charCodeAt(at) !== OPEN_BRACE) return -1;
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACE) return -1;
+  for (;;) {
+    if (text.charCodeAt(i) !== QUOTE) return -1;
+    const keyEnd = skipString(text, i);
+    if (keyEnd < 0) return -1;
+    const colon = skipSpace(text, keyEnd);
+    if (text.charCodeAt(colon) !== COLON) return -1;
+    const valueStart = skipSpace(text, colon + 1);
+    if (stringOf(text, { start: i, end: keyEnd }) === key) return valueStart;
+    const valueEnd = skipValue(text, valueStart);
+    if (valueEnd < 0) return -1;
+    i = skipSpace(text, valueEnd);
+    if (text.charCodeAt(i) !== COMMA) return -1;
+    i = skipSpace(text, i + 1);
+  }
+}
+
+/** The elements of the array at `at`, or null when there is none there (or it does not close). */
+function elementsFrom(text: string, at: number): Span[] | null {
+  if (text.charCodeAt(at) !== OPEN_BRACKET) return null;
+  const elements: Span[] = [];
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return elements;
+  for (;;) {
+    const end = skipValue(text, i);
+    if (end < 0) return null;
+    elements.push({ start: i, end });
+    i = skipSpace(text, end);
+    const next = text.charCodeAt(i);
+    if (next === CLOSE_BRACKET) return elements;
+    if (next !== COMMA) return null;
+    i = skipSpace(text, i + 1);
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 function skipSpace(text: string, i: number): number {
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return i;
-    i++;
-  }
+  while (isSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
-/** The end of the string opening at `i` (just past its closing quote), or -1. */
+/** Just past the closing quote of the string opening at `i`, or -1 when it does not close. */
 function skipString(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote < 0) return -1;
-    let backslashes = 0;
-    for (let k = quote - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    from = quote + 1;
+  const length = text.length;
+  for (i++; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
   }
+  return -1;
 }
 
-/** The end of the value starting at `i`, or -1 when none does (brackets that do not close, an unended string). */
+/** Just past the value starting at `i`, or -1 when none does (brackets that do not close, a string that does not end). */
 function skipValue(text: string, i: number): number {
   const first = text.charCodeAt(i);
+  const length = text.length;
   if (first === QUOTE) return skipString(text, i);
   if (first === OPEN_BRACE || first === OPEN_BRACKET) {
     let depth = 0;
-    while (i < text.length) {
+    for (; i < length; i++) {
       const c = text.charCodeAt(i);
       if (c === QUOTE) {
-        i = skipString(text, i);
-        if (i < 0) return -1;
-        continue;
-      }
-      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        depth--;
-        if (depth === 0) return i + 1;
-      }
-      i++;
+        for (i++; i < length; i++) {
+          const d = text.charCodeAt(i);
+          if (d === BACKSLASH) i++;
+          else if (d === QUOTE) break;
+        }
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if ((c === CLOSE_BRACE || c === CLOSE_BRACKET) && --depth === 0) return i + 1;
     }
     return -1;
   }
   // A number, true, false or null: up to the next separator.
   const start = i;
-  while (i < text.length) {
+  while (i < length) {
     const c = text.charCodeAt(i);
-    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) break;
+    if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || isSpace(c)) break;
     i++;
   }
   return i > start ? i : -1;

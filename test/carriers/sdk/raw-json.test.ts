@@ -1,63 +1,79 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { elementsOf, memberOf, spanAt, stringOf } from '../../../src/carriers/sdk/raw-json.js';
+import { elementsAt, memberOf, type Span, stringOf, wholeOf } from '../../../src/carriers/sdk/raw-json.js';
 
-const raw = (text: string, span: { start: number; end: number } | null) => (span ? text.slice(span.start, span.end) : null);
+const raw = (text: string, span: Span | null) => (span ? text.slice(span.start, span.end) : null);
+const parsed = (text: string, span: Span | null) => JSON.parse(raw(text, span) as string);
 
-/** JSON text of a value with whitespace between every token, as a pretty-printing carrier sends it. */
-const pretty = (value: unknown) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n ');
+/** JSON text of a value with white space between every token, as a carrier that pretty-prints sends it. */
+const spread = (value: unknown) => JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n ');
 
 describe('raw JSON spans: values found in the text without parsing it', () => {
-  it('finds members by path and the elements of arrays, as JSON.parse reads them', () => {
-    const text = '{ "output" : { "list": [ {"n":"1","x":[1,{"y":"]}"}]} , "two\\"q" , -1.5e3, true, null, [] ], "n": 3 }, "output2": 0 }';
-    const list = spanAt(text, ['output', 'list']);
-    const elements = elementsOf(text, list) ?? [];
-    expect(elements.map((span) => JSON.parse(raw(text, span) as string))).toEqual(JSON.parse(text).output.list);
+  it('finds the elements of an array by path and the members of objects, as JSON.parse reads them', () => {
+    const text =
+      ' { "id" : "t-1", "output" : { "list": [ {"n":"1","x":[1,{"y":"]}\\\\"}]} , "two\\"q" , -1.5e3, true, null, [] ], "n": 3 }, "after": 0 } ';
+    const elements = elementsAt(text, ['output', 'list']) ?? [];
+    expect(elements.map((span) => parsed(text, span))).toEqual(JSON.parse(text).output.list);
     expect(stringOf(text, memberOf(text, elements[0], 'n'))).toBe('1');
+    expect(parsed(text, memberOf(text, elements[0], 'x'))).toEqual([1, { y: ']}\\' }]);
     expect(stringOf(text, elements[1])).toBe('two"q');
-    expect(raw(text, spanAt(text, ['output', 'n']))).toBe('3');
-    expect(elementsOf(text, spanAt(text, ['output', 'missing']))).toBeNull();
     expect(stringOf(text, elements[2])).toBeNull();
+    expect(memberOf(text, elements[2], 'n')).toBeNull();
+    expect(elementsAt(text, ['output', 'missing'])).toBeNull();
+    expect(elementsAt(text, ['output', 'n'])).toBeNull();
+    expect(elementsAt('[]', [])).toEqual([]);
+    expect(raw(text, wholeOf(text))).toBe(text.trim());
+    expect(wholeOf(' \n')).toBeNull();
   });
 
-  it('takes the last of repeated keys, as JSON.parse does', () => {
-    const text = '{"a":1,"a":{"b":"2"}}';
-    expect(stringOf(text, memberOf(text, spanAt(text, ['a']), 'b'))).toBe('2');
+  it('takes the first of repeated keys', () => {
+    const text = '{"a":[1],"a":{"b":"2"}}';
+    expect(elementsAt(text, ['a'])?.map((span) => parsed(text, span))).toEqual([1]);
+    expect(memberOf(text, wholeOf(text), 'b')).toBeNull();
   });
 
-  it('gives null for text that is not JSON where it walks, and never throws', () => {
-    for (const text of ['', '{', '{"a":1', '{"a" 1}', '{"a":1,}', '[1,,2]', '{"a":[1,2}', '{"a":"x}', 'null x', '<html>']) {
-      expect(() => elementsOf(text, spanAt(text, ['a']))).not.toThrow();
+  it('gives null where its walk finds no JSON, and never throws', () => {
+    for (const [text, path] of [
+      ['', []],
+      ['{', ['a']],
+      ['{"a" 1}', ['a']],
+      ['{"b":1,}', ['a']],
+      ['[1,,2]', []],
+      ['[1,2', []],
+      ['{"a":[1,{"b":2]', ['a']],
+      ['{"a":["x]}', ['a']],
+      ['<html>', ['a']],
+    ] as Array<[string, string[]]>) {
+      expect(elementsAt(text, path), text).toBeNull();
     }
-    expect(spanAt('{"a":1', [])).toBeNull();
-    expect(spanAt('{"a":1} x', [])).toBeNull();
-    expect(elementsOf('[1,,2]', spanAt('[1,,2]', []))).toBeNull();
-    expect(memberOf('{"a":1,}', spanAt('{"a":1,}', []), 'a')).toBeNull();
+    expect(memberOf('{"a":1,}', wholeOf('{"a":1,}'), 'b')).toBeNull();
+    expect(memberOf('{"a":"x}', wholeOf('{"a":"x}'), 'a')).toBeNull();
+    expect(stringOf('"', wholeOf('"'))).toBeNull();
     fc.assert(
-      fc.property(fc.string(), fc.array(fc.string(), { maxLength: 3 }), (text, path) => {
-        const span = spanAt(text, path);
-        elementsOf(text, span);
-        stringOf(text, span);
+      fc.property(fc.string(), fc.array(fc.string(), { maxLength: 3 }), fc.string(), (text, path, key) => {
+        for (const span of elementsAt(text, path) ?? []) {
+          stringOf(text, span);
+          memberOf(text, span, key);
+        }
+        stringOf(text, memberOf(text, wholeOf(text), key));
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 
   it('agrees with JSON.parse on any JSON, compact or spread out', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), fc.boolean(), (value, spread) => {
-        const text = spread ? pretty(value) : JSON.stringify(value);
-        const whole = spanAt(text, []);
-        expect(whole).not.toBeNull();
-        for (const [key, member] of Object.entries(value)) {
-          // JSON.parse keeps an own "__proto__" key; so does the walk (by its text).
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), fc.boolean(), (value, pretty) => {
+        const text = pretty ? spread(value) : JSON.stringify(value);
+        const whole = wholeOf(text);
+        const expected = JSON.parse(text);
+        for (const key of Object.keys(expected)) {
           const span = memberOf(text, whole, key);
-          expect(JSON.parse(raw(text, span) as string)).toEqual(JSON.parse(JSON.stringify(member)));
-          if (Array.isArray(member)) {
-            const elements = elementsOf(text, span) ?? [];
-            expect(elements.map((element) => JSON.parse(raw(text, element) as string))).toEqual(JSON.parse(JSON.stringify(member)));
+          expect(parsed(text, span)).toEqual(expected[key]);
+          if (typeof expected[key] === 'string') expect(stringOf(text, span)).toBe(expected[key]);
+          if (Array.isArray(expected[key])) {
+            expect(elementsAt(text, [key])?.map((element) => parsed(text, element))).toEqual(expected[key]);
           }
-          if (typeof member === 'string') expect(stringOf(text, span)).toBe(member);
         }
       }),
       { numRuns: 300 },

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { KnownAnswers } from '../../../src/carriers/sdk/known-answers.js';
-import { elementsOf, memberOf, spanAt, stringOf } from '../../../src/carriers/sdk/raw-json.js';
+import { elementsAt, memberOf, stringOf } from '../../../src/carriers/sdk/raw-json.js';
 import { mapSplitAnswer, type RawEntry } from '../../../src/carriers/sdk/split-answer.js';
 
 const entriesOf = (text: string): RawEntry[] | null =>
-  elementsOf(text, spanAt(text, ['items']))?.map((span) => ({ number: stringOf(text, memberOf(text, span, 'id')), span })) ?? null;
+  elementsAt(text, ['items'])?.map((span) => ({ number: stringOf(text, memberOf(text, span, 'id')), span })) ?? null;
 
 const body = (...items: string[]) => `{"items":[${items.join(', ')}]}`;
 
