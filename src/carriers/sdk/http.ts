@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, request, errors as undiciErrors } from 'undici';
+import { Agent, type Dispatcher, errors as undiciErrors } from 'undici';
 import type { CarrierError } from '../carrier.js';
 import type { CallOutcome, CarrierMetrics } from './carrier-metrics.js';
 import type { Paused } from './limits.js';
@@ -92,15 +92,12 @@ const DEFAULT_MAX_BYTES = 4 * 1_048_576;
  */
 export class CarrierHttp {
   private readonly agent: Agent;
-  /** The agent, telling a call when its request is written to a connection (`CarrierCall.sent`). */
-  private readonly dispatcher: Dispatcher;
 
   constructor(
     private readonly metrics: CarrierMetrics,
     private readonly options: { random?: () => number; now?: () => number; connectionsPerOrigin?: number } = {},
   ) {
     this.agent = new Agent({ keepAliveTimeout: 30_000, connections: options.connectionsPerOrigin ?? 32, pipelining: 1 });
-    this.dispatcher = this.agent.compose(tellWhenSent);
   }
 
   async call(call: CarrierCall): Promise<CarrierResponse | CarrierCallError> {
@@ -171,62 +168,99 @@ export class CarrierHttp {
     await this.agent.close();
   }
 
-  private async once(
+  /**
+   * One request, its answer read into memory. Dispatched straight to the agent with a handler that keeps the
+   * body's chunks (no stream in between: a carrier answer is read whole anyway); the call's deadline and the
+   * attempt's timeout abort it.
+   */
+  private once(
     call: CarrierCall,
     authHeaders: Record<string, string>,
   ): Promise<{ response: CarrierResponse } | { outcome: CallOutcome; message: string; sent: boolean }> {
     const started = performance.now();
-    const timeout = AbortSignal.timeout(call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     const maxBytes = call.maxBytes ?? DEFAULT_MAX_BYTES;
     const seconds = () => (performance.now() - started) / 1000;
-    try {
-      const { statusCode, headers, body } = await request(call.url, {
+    return new Promise((resolve) => {
+      let controller: Dispatcher.DispatchController | null = null;
+      /** Why the call was given up (its deadline, the attempt's timeout, an answer too large); null while it runs. */
+      let stopped: 'aborted' | 'timeout' | 'too_large' | null = null;
+      let done = false;
+      let status = 0;
+      let headers: Record<string, string | string[] | undefined> = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const finish = (outcome: { response: CarrierResponse } | { outcome: CallOutcome; message: string; sent: boolean }) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        call.signal?.removeEventListener('abort', onAbort);
+        this.metrics.call(call.carrier, 'response' in outcome ? outcomeOf(outcome.response.status) : outcome.outcome, seconds());
+        resolve(outcome);
+      };
+      const stop = (why: 'aborted' | 'timeout' | 'too_large', message: string) => {
+        if (done) return;
+        stopped = why;
+        // Settled before the abort: undici may report the abort to the handler at once.
+        finish({ outcome: why, message, sent: true });
+        controller?.abort(new Error(message));
+      };
+      const timer = setTimeout(() => stop('timeout', `${call.carrier} call timed out`), call.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const onAbort = () => stop('aborted', `${call.carrier} call abandoned at its deadline`);
+      if (call.signal?.aborted) return onAbort();
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      let url: URL;
+      try {
+        url = new URL(call.url);
+      } catch {
+        return finish({ outcome: 'network', message: `${call.carrier} call failed: not a URL`, sent: false });
+      }
+      const options: Dispatcher.DispatchOptions = {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: call.method,
         headers: { 'user-agent': 'Waybill', accept: 'application/json', ...call.headers, ...authHeaders },
         body: call.body,
-        signal,
-        dispatcher: this.dispatcher,
-        ...(call.sent ? { [SENT]: call.sent } : {}),
-      });
-      const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        body.destroy();
-        this.metrics.call(call.carrier, 'too_large', seconds());
-        return {
-          outcome: 'too_large',
-          message: `${call.carrier} answer of ${declared} bytes is over the ${maxBytes}-byte limit`,
-          sent: true,
-        };
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of body) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          body.destroy();
-          this.metrics.call(call.carrier, 'too_large', seconds());
-          return { outcome: 'too_large', message: `${call.carrier} answer is over the ${maxBytes}-byte limit`, sent: true };
-        }
-        chunks.push(chunk);
-      }
-      const bytes = Buffer.concat(chunks);
-      this.metrics.call(call.carrier, outcomeOf(statusCode), seconds());
-      return { response: toResponse(statusCode, headers, bytes) };
-    } catch (error) {
-      const outcome: CallOutcome = call.signal?.aborted
-        ? 'aborted'
-        : timeout.aborted || error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
-          ? 'timeout'
-          : 'network';
-      this.metrics.call(call.carrier, outcome, seconds());
-      const reason = outcome === 'network' ? `: ${(error as Error).message}` : '';
-      return {
-        outcome,
-        sent: outcome !== 'network' || !neverConnected(error),
-        message: `${call.carrier} call ${outcome === 'aborted' ? 'abandoned at its deadline' : outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
       };
-    }
+      const failed = (error: Error) => {
+        const timedOut = error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError;
+        const outcome: CallOutcome = timedOut ? 'timeout' : 'network';
+        const reason = outcome === 'network' ? `: ${error.message}` : '';
+        finish({
+          outcome,
+          sent: outcome !== 'network' || !neverConnected(error),
+          message: `${call.carrier} call ${outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
+        });
+      };
+      try {
+        this.agent.dispatch(options, {
+          onRequestStart: (control) => {
+            controller = control;
+            // Given up while it waited for a connection: it is not written.
+            if (stopped) control.abort(new Error(`${call.carrier} call given up`));
+            else call.sent?.();
+          },
+          onResponseStart: (_control, statusCode, responseHeaders) => {
+            status = statusCode;
+            headers = responseHeaders as Record<string, string | string[] | undefined>;
+            const declared = Number(headers['content-length']);
+            if (Number.isFinite(declared) && declared > maxBytes) {
+              stop('too_large', `${call.carrier} answer of ${declared} bytes is over the ${maxBytes}-byte limit`);
+            }
+          },
+          onResponseData: (_control, chunk) => {
+            size += chunk.length;
+            if (size > maxBytes) stop('too_large', `${call.carrier} answer is over the ${maxBytes}-byte limit`);
+            else chunks.push(chunk);
+          },
+          onResponseEnd: () => {
+            finish({ response: toResponse(status, headers, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) });
+          },
+          onResponseError: (_control, error) => failed(error),
+        });
+      } catch (error) {
+        failed(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   /** A request the credential's limits kept back: a wait like a throttle, never the shipments' failure. */
@@ -277,30 +311,6 @@ function neverConnected(error: unknown): boolean {
   }
   return false;
 }
-
-/** The request option that carries `CarrierCall.sent` to the dispatcher. */
-const SENT = Symbol('waybill.sent');
-
-/**
- * An undici interceptor calling the request's `CarrierCall.sent` when the request is written to a connection:
- * undici tells a request's handler `onConnect` right before it writes the request to its socket.
- */
-const tellWhenSent: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) => {
-  const sent = (options as unknown as Record<symbol, (() => void) | undefined>)[SENT];
-  if (!sent) return dispatch(options, handler);
-  const told = new Proxy(handler, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      if (property !== 'onConnect' && property !== 'onRequestStart') return value.bind(target);
-      return (...args: unknown[]) => {
-        sent();
-        return value.apply(target, args);
-      };
-    },
-  });
-  return dispatch(options, told);
-};
 
 function outcomeOf(status: number): CallOutcome {
   if (status === 429) return 'throttled';
