@@ -309,7 +309,6 @@ export abstract class HttpCarrier implements CarrierAdapter {
     return context.answers?.same(trackingNumber, data) ? { status: 'unchanged', tracking_number: trackingNumber } : null;
   }
 
-  /** `unchangedAnswer` for mappers of batch answers, given each number's entry. */
   /**
    * A batch answer mapped entry by entry (`mapSplitAnswer`): the entries `locate` finds in the text as received,
    * those that are the stored answers' data answered `unchanged` without being parsed, the others parsed and
@@ -327,6 +326,7 @@ export abstract class HttpCarrier implements CarrierAdapter {
     return mapSplitAnswer(text, locate(text), numbers, context.answers, map);
   }
 
+  /** `unchangedAnswer` for mappers of batch answers, given each number's entry. */
   protected sameAnswer(context: CallContext): SameAnswer {
     return (trackingNumber, data) => context.answers?.same(trackingNumber, data) ?? false;
   }

@@ -1,11 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TrackResult } from '../../../src/carriers/carrier.js';
+import { KnownAnswers } from '../../../src/carriers/sdk/known-answers.js';
 import { requestsFor, trackOne } from '../support/kit.js';
 import { answerFor, CLIENT_ID, CLIENT_SECRET, fixture, type LocalFedex, localFedex, numbersAsked, SETTINGS } from './fdxglb.fixtures.js';
 
 const TRACK = '/track/v1/trackingnumbers';
 const TOKEN = '/oauth/token';
 const DOCUMENTS = '/track/v1/trackingdocuments';
+const NUMBERS_FILE: Record<string, string> = { '799900000043': 'in-transit.json', '799900000087': 'customs.json' };
 const ACCESS_TOKEN = (fixture('token.json') as { access_token: string }).access_token;
 
 /** Synthetic numbers for batches: the content does not matter, the local FedEx answers them not found. */
@@ -265,6 +267,58 @@ describe('fdxglb signature proof of delivery', () => {
     const calls = fedex.server.to(DOCUMENTS).length;
     expect(await result.proof_of_delivery.fetch({})).toMatchObject({ status: 'error', throttled: 'rate' });
     expect(fedex.server.to(DOCUMENTS)).toHaveLength(calls);
+  });
+
+  it('fingerprints each number on its entry as FedEx sent it; an entry as stored is answered unchanged without being parsed', async () => {
+    const TRANSIT = '799900000043';
+    const CUSTOMS = '799900000087';
+    const entryOf = (number: string) =>
+      fixture<{ output: { completeTrackResults: Array<{ trackingNumber: string }> } }>(
+        NUMBERS_FILE[number],
+      ).output.completeTrackResults.find((entry) => entry.trackingNumber === number) as object;
+    // Spread out over lines, as a carrier may send it: the fingerprint is of the entry's text, white space and all.
+    const transit = entryOf(TRANSIT);
+    let customs = entryOf(CUSTOMS);
+    const answer = () => JSON.stringify({ transactionId: 't', output: { completeTrackResults: [transit, customs] } }, null, 2);
+    const sent: string[] = [];
+    fedex = await localFedex({
+      track: () => {
+        sent.push(answer());
+        return { body: sent[sent.length - 1] };
+      },
+    });
+    const first = await fedex.adapter.track(requestsFor(TRANSIT, CUSTOMS), SETTINGS, { now: new Date() });
+    expect(first.map((result) => result.status)).toEqual(['ok', 'ok']);
+    // The entry as it stands in the answer: three levels in, so every line after its first is indented by six.
+    const transitText = JSON.stringify(transit, null, 2).split('\n').join('\n      ');
+    expect(sent[0]).toContain(transitText);
+    const probe = new KnownAnswers('fdxglb', []);
+    probe.same(TRANSIT, transitText);
+    const fingerprint = (first[0] as { fingerprint?: string }).fingerprint;
+    expect(fingerprint).toBe(probe.fingerprintOf(TRANSIT));
+
+    // FedEx scans the customs parcel again; the parcel in transit is as it was.
+    customs = { ...(customs as Record<string, unknown>), transactionNote: 'scanned again' };
+    const parsed = vi.spyOn(JSON, 'parse');
+    try {
+      const second = await fedex.adapter.track(
+        requestsFor(TRANSIT, CUSTOMS).map((request, i) => ({
+          ...request,
+          known_answer: (first[i] as { fingerprint?: string }).fingerprint,
+        })),
+        SETTINGS,
+        { now: new Date() },
+      );
+      expect(second.map((result) => result.status)).toEqual(['unchanged', 'ok']);
+      // Neither the whole answer nor the entry in transit was parsed; the customs entry was, on its own.
+      const texts = parsed.mock.calls.map(([text]) => String(text));
+      expect(texts.some((text) => text.includes(transitText))).toBe(false);
+      expect(texts.filter((text) => text.includes('scanned again'))).toEqual([
+        JSON.stringify(customs, null, 2).split('\n').join('\n      '),
+      ]);
+    } finally {
+      parsed.mockRestore();
+    }
   });
 });
 
