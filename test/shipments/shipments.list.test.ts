@@ -88,4 +88,30 @@ describe('GET /v5/shipment/list/', () => {
     expect(res.json().api_response).toBe('4030');
     expect(res.json().errors[field]).toBeDefined();
   });
+
+  it('pages a filtered list with its cursor, and refuses a cursor whose filter was edited', async () => {
+    const first = (await list({ tag: 'even', created_date_from: '2000-01-01', limit: '5' })).json();
+    expect(first.data).toHaveLength(5);
+    const second = (await list({ next_page: first.next_page })).json();
+    expect(second.api_response).toBe('200');
+    expect(second.data.every((s: { tags: string[] }) => s.tags.includes('even'))).toBe(true);
+
+    const cursor = JSON.parse(Buffer.from(first.next_page, 'base64url').toString('utf8'));
+    const edited = (filter: unknown) => Buffer.from(JSON.stringify({ ...cursor, filter })).toString('base64url');
+    for (const filter of [
+      null,
+      [],
+      { tag: ['a', 'b'] },
+      { status: ['pending', 'delivered'] },
+      { status: true },
+      { createdFrom: { a: 1 } },
+      { createdFrom: 'garbage' },
+      { account_id: 1 },
+    ]) {
+      const res = await list({ next_page: edited(filter) });
+      expect(res.statusCode, JSON.stringify(filter)).toBe(400);
+      expect(res.json().api_response).toBe('4030');
+      expect(res.json().errors.next_page).toBeDefined();
+    }
+  });
 });

@@ -200,7 +200,7 @@ function decodeCursor(text: string): Cursor & { before: number } {
       Number.isInteger(cursor.limit) &&
       cursor.limit >= 1 &&
       cursor.limit <= 100 &&
-      typeof cursor.filter === 'object'
+      isListFilter(cursor.filter)
     ) {
       return cursor;
     }
@@ -208,4 +208,23 @@ function decodeCursor(text: string): Cursor & { before: number } {
     // fall through to the validation error
   }
   throw ValidationError.at(['next_page'], 'Invalid page cursor: send back the next_page value of the previous response.');
+}
+
+const FILTER_TIMES = new Set(['createdFrom', 'createdTo', 'updatedFrom', 'updatedTo']);
+const FILTER_TEXTS = new Set(['shipmentId', 'orderId', 'trackingNumber', 'carrierReference', 'status', 'tag']);
+/** The instants a filter holds, as `filterFrom` writes them (UTC, milliseconds). */
+const FILTER_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Whether a cursor's filter is one `filterFrom` can have made: an object of its keys only, each a string (an
+ * instant for the times). A cursor is the client's to send back, so an edited one is refused like a garbled one.
+ */
+function isListFilter(value: unknown): value is ShipmentListFilter {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).every(([key, field]) => {
+    if (field === undefined) return true;
+    if (typeof field !== 'string') return false;
+    if (FILTER_TIMES.has(key)) return FILTER_INSTANT.test(field);
+    return FILTER_TEXTS.has(key);
+  });
 }
