@@ -56,7 +56,7 @@ export function emptyBody(): InvalidRequestError {
  * JSON bodies are checked as bytes before they are parsed: not empty, nested at most MAX_BODY_DEPTH levels
  * (in linear time, so a body nested 500,000 levels is refused as fast as any other), valid UTF-8 (never
  * decoded with replacement characters and stored so). Then Fastify's own parser, which refuses `__proto__`
- * and `constructor.prototype` keys. Text is not read as JSON: `text/plain` is refused like any other type.
+ * and `constructor.prototype` keys; and no string may hold a lone surrogate (a `\u` escape of half a pair). Text is not read as JSON: `text/plain` is refused like any other type.
  */
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,6 +76,31 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     if (!isUtf8(body)) return done(new InvalidRequestError('Invalid request format: the body is not valid UTF-8'));
     // Routes that check a signature over the bytes as sent (carrier pushes) keep them.
     if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) request.rawBody = body;
-    parseJson(request, body.toString('utf8'), done);
+    const text = body.toString('utf8');
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
+      if (!error && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value, 0)) {
+        return done(
+          new InvalidRequestError('Invalid request format: a \\u escape in the body is half of a surrogate pair, not a character'),
+        );
+      }
+      done(error, value);
+    });
   });
+}
+
+/** A `\u` escape of a surrogate (D800–DFFF): a body without one holds no lone surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether a parsed body holds a string (value or key) with a lone surrogate: legal in JSON as a `\u` escape, but
+ * no Unicode character, and stored as a replacement character (two different values then read back the same).
+ * Depth is bounded by MAX_BODY_DEPTH, checked before the parse.
+ */
+function holdsLoneSurrogate(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value);
+  if (typeof value !== 'object' || value === null || depth > MAX_BODY_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsLoneSurrogate(item, depth + 1));
+  return Object.entries(value).some(([key, item]) => LONE_SURROGATE.test(key) || holdsLoneSurrogate(item, depth + 1));
 }

@@ -109,6 +109,24 @@ describe('request format', () => {
       expect(await stored('bad-utf8')).toBe(404);
     });
 
+    it('refuses a \\u escape of half a surrogate pair, in a value or a key, and stores nothing', async () => {
+      for (const [id, body] of [
+        ['lone-high', '{"shipment_id":"lone-high","note":"a\\ud800x"}'],
+        ['lone-low', '{"shipment_id":"lone-low","note":"a\\udc00x"}'],
+        ['lone-end', '{"shipment_id":"lone-end","note":"a\\uD83D"}'],
+        ['lone-key', '{"shipment_id":"lone-key","additional_info":{"k\\udfff":"x"}}'],
+        ['lone-deep', '{"shipment_id":"lone-deep","line_items":[{"product_name":"b"},{"product_name":"\\ude00\\ud83d"}]}'],
+      ]) {
+        expectFormatError(await post('/v5/shipment/', body, 'application/json'), /half of a surrogate pair/);
+        expect(await stored(id)).toBe(404);
+      }
+      // A pair written as two escapes is one character; an escaped backslash before "ud800" is text.
+      const pair = await post('/v5/shipment/', '{"shipment_id":"pair","note":"\\ud83d\\udce6 \\\\ud800"}', 'application/json');
+      expect(pair.statusCode, pair.body).toBe(200);
+      const details = await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: 'pair' });
+      expect(details.json().data.note).toBe('📦 \\ud800');
+    });
+
     it('accepts UTF-8 text, with or without a byte-order mark', async () => {
       const res = await post('/v5/shipment/', `\uFEFF${shipment('utf8-é', { note: 'Grüße, 東京 📦' })}`, 'application/json; charset=utf-8');
       expect(res.statusCode, res.body).toBe(200);
