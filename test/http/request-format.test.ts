@@ -135,6 +135,32 @@ describe('request format', () => {
     });
   });
 
+  describe('numbers', () => {
+    it('refuses a number too large for a double (read as Infinity) as a 4030 on its field, and stores nothing', async () => {
+      const cases: Array<[string, string, unknown]> = [
+        ['huge-weight', '"weight":{"amount":1e400,"unit":"g"}', { weight: { amount: ['Must be of type number.'] } }],
+        [
+          'huge-length',
+          '"dimensions":{"length":-1e400,"width":1,"height":1,"unit":"cm"}',
+          { dimensions: { length: ['Must be of type number.'] } },
+        ],
+        [
+          'huge-cost',
+          '"line_items":[{"product_name":"a"},{"product_cost":1E999}]',
+          { line_items: { '1': { product_cost: ['Must be of type number.'] } } },
+        ],
+      ];
+      for (const [id, field, errors] of cases) {
+        const res = await post('/v5/shipment/', `{"shipment_id":"${id}",${field}}`, 'application/json');
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toEqual({ api_response: '4030', message: 'validation_error', errors });
+        expect(await stored(id)).toBe(404);
+      }
+      const large = await post('/v5/shipment/', '{"shipment_id":"large-weight","weight":{"amount":1e300,"unit":"g"}}', 'application/json');
+      expect(large.statusCode, large.body).toBe(200);
+    });
+  });
+
   describe('content types', () => {
     it('refuses JSON sent as another type with 400 4000 naming application/json, and stores nothing', async () => {
       for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/xml', 'text/json', 'multipart/form-data; boundary=x']) {

@@ -45,7 +45,7 @@ export interface SettingError {
   message: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false, strictNumbers: true });
 const compiled = new WeakMap<TObject, ReturnType<typeof ajv.compile>>();
 
 /**
