@@ -39,8 +39,15 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-export function requireFeature(caller: Caller, feature: Feature): void {
-  if (!caller.features.has(feature)) throw new FeatureNotEnabledError(feature);
+/**
+ * A route's `onRequest` hook (after `requireBearer`) that refuses a caller without `feature` with 403 `4033`
+ * before the body is read: such an account learns that first, not what is wrong with the body. The services
+ * check the feature again.
+ */
+export function requireFeature(feature: Feature) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    done(request.caller && !request.caller.features.has(feature) ? new FeatureNotEnabledError(feature) : undefined);
+  };
 }
 
 /** Operators' routes: `Authorization: Bearer <WAYBILL_ADMIN_TOKEN>`, 401 otherwise. */

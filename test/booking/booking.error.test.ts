@@ -44,6 +44,12 @@ describe('POST /v5/booking/: what bad input gets', () => {
     const res = await book({ shipment_uuid: uuid, carrier_reference: 'sb' }, plain.token);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ api_response: '4033', message: 'Feature not enabled: booking' });
+    // Before the body is read: such an account learns that first, whatever it sends.
+    for (const url of ['/v5/booking/', '/v5/booking/validate/', '/v5/booking/cancel/']) {
+      const refused = await t.call(plain.token, 'POST', url, { shipment_uuid: 5, carrier_reference: ['sb'] });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json()).toEqual({ api_response: '4033', message: 'Feature not enabled: booking' });
+    }
   });
 
   it('reports an undefined carrier_reference under carrier_reference, with the shipment ids', async () => {

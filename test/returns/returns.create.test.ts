@@ -65,6 +65,16 @@ describe('POST /v5/return/', () => {
     const res = await post(standardReturn(nextId()), plain.token);
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ api_response: '4033', message: 'Feature not enabled: returns' });
+    // Before the body is read: such an account learns that first, whatever it sends.
+    for (const [url, body] of [
+      ['/v5/return/', {}],
+      ['/v5/return/', { shipment: 'not an object', colour: 'red' }],
+      ['/v5/return/update/', { return_id: 5 }],
+    ] as const) {
+      const refused = await t.call(plain.token, 'POST', url, body);
+      expect(refused.statusCode, `${url} ${JSON.stringify(body)}`).toBe(403);
+      expect(refused.json()).toEqual({ api_response: '4033', message: 'Feature not enabled: returns' });
+    }
   });
 
   it.each([

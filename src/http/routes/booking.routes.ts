@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FieldErrors } from '../../domain/errors.js';
 import { Booking, BookingCancelBody, BookingCreateBody } from '../../schemas/booking.schemas.js';
 import { bearerSecurity, merchantErrors } from '../../schemas/common.js';
-import { callerOf } from '../auth.js';
+import { callerOf, requireFeature } from '../auth.js';
 import type { Envelope } from '../errors.js';
 
 type Nested = { [key: string]: Array<{ api_response: string; standard_error_message: string }> | Nested };
@@ -37,9 +37,11 @@ export function bookingValidationError(request: FastifyRequest, errors: FieldErr
 }
 
 export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const bookingOnly = requireFeature('booking');
   app.post(
     '/v5/booking/',
     {
+      onRequest: bookingOnly,
       config: { formatValidationError: bookingValidationError },
       schema: {
         tags: ['Booking'],
@@ -68,6 +70,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v5/booking/validate/',
     {
+      onRequest: bookingOnly,
       config: { formatValidationError: bookingValidationError },
       schema: {
         tags: ['Booking'],
@@ -93,6 +96,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v5/booking/cancel/',
     {
+      onRequest: bookingOnly,
       config: { formatValidationError: bookingValidationError },
       schema: {
         tags: ['Booking'],

@@ -2,16 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ReturnCreateBody, ReturnCreated, ReturnTicketFull, ReturnUpdateBody } from '../../schemas/returns.schemas.js';
-import { callerOf } from '../auth.js';
+import { callerOf, requireFeature } from '../auth.js';
 
 const tags = ['Returns'];
 
 export const returnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { returns } = app.context;
+  const returnsOnly = requireFeature('returns');
 
   app.post(
     '/v5/return/',
     {
+      onRequest: returnsOnly,
       schema: {
         tags,
         summary: 'Create a return ticket and its return shipment',
@@ -44,6 +46,7 @@ export const returnRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v5/return/update/',
     {
+      onRequest: returnsOnly,
       schema: {
         tags,
         summary: "Change a return ticket's state and fields",
