@@ -90,10 +90,34 @@ export function registerValidation(app: FastifyInstance): void {
     if (nul) return done(new ValidationError(fieldErrorAt(nul, 'Must not contain the NUL character.')));
     done();
   };
+  const readUuidsLowercase = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    lowercaseUuids(request.params);
+    lowercaseUuids(request.query);
+    lowercaseUuids(request.body);
+    done();
+  };
   // On each route but the token endpoint, which judges credentials before its body, with OAuth error codes.
   // Decided when the route is added, not by reading `request.routeOptions` (an object built on each read).
   app.addHook('onRoute', (route) => {
     if (route.url === '/auth/oauth/token/') return;
-    route.preValidation = [refuseNul, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
+    route.preValidation = [refuseNul, readUuidsLowercase, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
   });
+}
+
+const UUID_IN_CAPITALS = /^(?=.*[A-F])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * UUIDs are read whatever their letters' case (RFC 9562), and ours are written lowercase: a UUID sent in
+ * capitals in a field named `…uuid` (a path parameter, a query parameter, or a member at the top of a body)
+ * is read in lowercase, so that it finds what its lowercase form finds. Other fields, the merchant's own
+ * identifiers and texts included, are kept as sent.
+ */
+function lowercaseUuids(fields: unknown): void {
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return;
+  const record = fields as Record<string, unknown>;
+  for (const key in record) {
+    if (!key.endsWith('uuid')) continue;
+    const value = record[key];
+    if (typeof value === 'string' && UUID_IN_CAPITALS.test(value)) record[key] = value.toLowerCase();
+  }
 }

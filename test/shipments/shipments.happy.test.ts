@@ -161,4 +161,27 @@ describe('shipments: what works', () => {
     ).json().data;
     expect(referenced.order).toMatchObject({ order_id: 'O-2', order_reference: 'R2' });
   });
+
+  it("reads a shipment_uuid sent in capitals as the same uuid, and keeps the merchant's identifiers as sent", async () => {
+    const upperId = 'ABCDEF01-2345-4678-9ABC-DEF012345678';
+    const created = (await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: upperId })).json().data;
+    const capitals = created.shipment_uuid.toUpperCase();
+    for (const path of ['/v5/shipment/details/', '/v5-2-0/shipment/details/']) {
+      const res = await t.call(acct.token, 'GET', path, undefined, { shipment_uuid: capitals });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.shipment_uuid).toBe(created.shipment_uuid);
+      expect(res.json().data.shipment_id).toBe(upperId);
+    }
+    const updated = await t.call(acct.token, 'POST', '/v5/shipment/update/', { note: 'capitals' }, { shipment_uuid: capitals });
+    expect(updated.statusCode, updated.body).toBe(200);
+    const events = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_uuid: capitals,
+      events: [{ event: 'Handed over', time: '2026-01-02T10:00:00Z' }],
+    });
+    expect(events.statusCode, events.body).toBe(200);
+    expect(events.json().data.shipment_uuid).toBe(created.shipment_uuid);
+    // The merchant's shipment_id is not a uuid field: its case is its own.
+    const byLower = await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: upperId.toLowerCase() });
+    expect(byLower.statusCode).toBe(404);
+  });
 });
