@@ -66,6 +66,19 @@ declare module 'fastify' {
 }
 
 export function registerJsonBodyParser(app: FastifyInstance): void {
+  // No content coding is read: a compressed body is refused as such, not as bytes that are not UTF-8.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const coding = request.headers['content-encoding']?.trim();
+    const hasBody = request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+    if (hasBody && coding && coding.toLowerCase() !== 'identity') {
+      return done(
+        new InvalidRequestError(
+          `Invalid request format: Content-Encoding ${coding.slice(0, 40)} is not supported, send the body uncompressed`,
+        ),
+      );
+    }
+    done(null, payload);
+  });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {

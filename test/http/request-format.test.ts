@@ -135,6 +135,45 @@ describe('request format', () => {
     });
   });
 
+  describe('content coding', () => {
+    it('refuses a compressed body saying so, stores nothing, and reads a body sent as identity', async () => {
+      const { gzipSync, deflateSync, brotliCompressSync } = await import('node:zlib');
+      const json = Buffer.from(shipment('coded'));
+      for (const [coding, body] of [
+        ['gzip', gzipSync(json)],
+        ['deflate', deflateSync(json)],
+        ['br', brotliCompressSync(json)],
+        ['GZIP', json],
+      ] as const) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v5/shipment/',
+          headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/json', 'content-encoding': coding },
+          payload: body,
+        });
+        expectFormatError(
+          res,
+          new RegExp(`^Invalid request format: Content-Encoding ${coding} is not supported, send the body uncompressed$`),
+        );
+      }
+      expect(await stored('coded')).toBe(404);
+      const identity = await t.app.inject({
+        method: 'POST',
+        url: '/v5/shipment/',
+        headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/json', 'content-encoding': 'identity' },
+        payload: json,
+      });
+      expect(identity.statusCode, identity.body).toBe(200);
+      // A request without a body is not concerned.
+      const get = await t.app.inject({
+        method: 'GET',
+        url: '/v5/shipment/details/?shipment_id=coded',
+        headers: { authorization: `Bearer ${acct.token}`, 'content-encoding': 'gzip' },
+      });
+      expect(get.statusCode, get.body).toBe(200);
+    });
+  });
+
   describe('numbers', () => {
     it('refuses a number too large for a double (read as Infinity) as a 4030 on its field, and stores nothing', async () => {
       const cases: Array<[string, string, unknown]> = [
