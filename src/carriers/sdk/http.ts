@@ -185,6 +185,8 @@ export class CarrierHttp {
       /** Why the call was given up (its deadline, the attempt's timeout, an answer too large); null while it runs. */
       let stopped: 'aborted' | 'timeout' | 'too_large' | null = null;
       let done = false;
+      /** Whether the request was handed to a connection to be written: from then on the carrier may act on it. */
+      let written = false;
       let status = 0;
       let headers: Record<string, string | string[] | undefined> = {};
       const chunks: Buffer[] = [];
@@ -227,7 +229,8 @@ export class CarrierHttp {
         const reason = outcome === 'network' ? `: ${error.message}` : '';
         finish({
           outcome,
-          sent: outcome !== 'network' || !neverConnected(error),
+          // An error code alone does not tell: EHOSTUNREACH can also end a connection the request went out on.
+          sent: outcome !== 'network' || written || !neverConnected(error),
           message: `${call.carrier} call ${outcome === 'timeout' ? 'timed out' : `failed${reason}`}`,
         });
       };
@@ -237,7 +240,10 @@ export class CarrierHttp {
             controller = control;
             // Given up while it waited for a connection: it is not written.
             if (stopped) control.abort(new Error(`${call.carrier} call given up`));
-            else call.sent?.();
+            else {
+              written = true;
+              call.sent?.();
+            }
           },
           onResponseStart: (_control, statusCode, responseHeaders) => {
             status = statusCode;
@@ -288,15 +294,16 @@ export class CarrierHttp {
   private jitter(signal?: AbortSignal): Promise<void> {
     const ms = 100 + Math.floor((this.options.random ?? Math.random)() * 500);
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
+      // The listener goes with the wait: a poll's deadline signal outlives many retries.
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }
