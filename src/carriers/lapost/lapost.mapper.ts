@@ -4,7 +4,7 @@ import type { EventKey } from '../phases.js';
 import { carrierEvent, mapCode } from '../sdk/codes.js';
 import type { SameAnswer } from '../sdk/known-answers.js';
 import { countryAlpha2, placeOf } from '../sdk/places.js';
-import { elementsAt, memberOf, stringOf, wholeOf } from '../sdk/raw-json.js';
+import { elementsAt, memberOf, type Span, stringOf, wholeOf } from '../sdk/raw-json.js';
 import type { RawEntry } from '../sdk/split-answer.js';
 import { fromIsoLike, timezoneOf } from '../sdk/times.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES } from './lapost.codes.js';
@@ -56,11 +56,26 @@ export function suiviEntries(text: string): RawEntry[] | null {
   const whole = wholeOf(text);
   const spans = whole && text.charCodeAt(whole.start) === 0x5b ? elementsAt(text, []) : whole && [whole];
   return (
-    spans?.map((span) => ({
-      number: stringOf(text, memberOf(text, memberOf(text, span, 'shipment'), 'idShip')) ?? stringOf(text, memberOf(text, span, 'idShip')),
-      span,
-    })) ?? null
+    spans?.map((span) => {
+      const shipment = memberOf(text, span, 'shipment');
+      // What `isEnvelope` reads, as text: an entry the mapper would pass over answers for no number.
+      const envelope =
+        (shipment !== null && text.charCodeAt(shipment.start) === 0x7b) || isReturnCodeText(text, memberOf(text, span, 'returnCode'));
+      const number = envelope
+        ? (stringOf(text, memberOf(text, shipment, 'idShip')) ?? stringOf(text, memberOf(text, span, 'idShip')))
+        : null;
+      return { number, span };
+    }) ?? null
   );
+}
+
+/** Whether a `returnCode` member's text is one `returnCodeOf` reads: an integer, or three digits as a string. */
+function isReturnCodeText(text: string, span: Span | null): boolean {
+  if (!span) return false;
+  const raw = text.slice(span.start, span.end);
+  if (/^-?\d+$/.test(raw)) return true;
+  const value = stringOf(text, span);
+  return value !== null && /^\d{3}$/.test(value.trim());
 }
 
 /**

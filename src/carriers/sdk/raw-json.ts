@@ -3,10 +3,13 @@
  * A batch answer is split by number this way, so that each number's entry is fingerprinted on the text the
  * carrier sent and only the entries that changed are parsed (src/carriers/sdk/split-answer.ts).
  *
- * Built for speed over a large answer: a walk reads the text once, up to what it looks for, and checks only
- * what it walks (brackets, separators, keys). A key's first occurrence is the one taken. The values it passes
- * over are not checked, so a span is JSON only if the text is: the caller parses what it reads from one, and
- * reads the whole answer another way when a walk fails.
+ * Built for speed over a large answer: a walk reads the text once, and checks only what it walks (brackets,
+ * separators, keys). `elementsAt` walks the whole text, so that an answer cut short or followed by more is not
+ * read, nor one whose path names a key twice. `memberOf` stops at the first occurrence of its key: JSON.parse
+ * would keep the last, which only an answer that names a key twice inside one entry tells apart; such an entry
+ * is parsed by the caller when it is not the very text stored, and mapped by what the parse reads. The values
+ * a walk passes over are not checked, so a span is JSON only if the text is: the caller parses what it reads
+ * from one, and reads the whole answer another way when a walk fails.
  */
 
 /** A value's place in the text: `text.slice(start, end)` is the value. */
@@ -34,14 +37,22 @@ export function wholeOf(text: string): Span | null {
   return end > start ? { start, end } : null;
 }
 
-/** The elements of the array at `path` (object members from the top of the text), or null when there is none there. */
+/**
+ * The elements of the array at `path` (object members from the top of the text), or null when there is none
+ * there. The text around the array is walked to its end too: null when it is not one value (cut short, or
+ * followed by more), or when an object on the path has the path's key twice (JSON.parse keeps the last one).
+ */
 export function elementsAt(text: string, path: readonly string[]): Span[] | null {
   let at = skipSpace(text, 0);
   for (const key of path) {
     at = memberStart(text, at, key);
     if (at < 0) return null;
   }
-  return elementsFrom(text, at);
+  const array = elementsFrom(text, at);
+  if (!array) return null;
+  let end = array.end;
+  for (let level = path.length - 1; level >= 0 && end >= 0; level--) end = objectEnd(text, end, path[level]);
+  return end >= 0 && skipSpace(text, end) === text.length ? array.elements : null;
 }
 
 /** The value of an object's member `key`, or null when `span` is no object or has no such member. */
@@ -87,21 +98,43 @@ function memberStart(text: string, at: number, key: string): number {
   }
 }
 
-/** The elements of the array at `at`, or null when there is none there (or it does not close). */
-function elementsFrom(text: string, at: number): Span[] | null {
+/** The elements of the array at `at` and where it ends, or null when there is none there (or it does not close). */
+function elementsFrom(text: string, at: number): { elements: Span[]; end: number } | null {
   if (text.charCodeAt(at) !== OPEN_BRACKET) return null;
   const elements: Span[] = [];
   let i = skipSpace(text, at + 1);
-  if (text.charCodeAt(i) === CLOSE_BRACKET) return elements;
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return { elements, end: i + 1 };
   for (;;) {
     const end = skipValue(text, i);
     if (end < 0) return null;
     elements.push({ start: i, end });
     i = skipSpace(text, end);
     const next = text.charCodeAt(i);
-    if (next === CLOSE_BRACKET) return elements;
+    if (next === CLOSE_BRACKET) return { elements, end: i + 1 };
     if (next !== COMMA) return null;
     i = skipSpace(text, i + 1);
+  }
+}
+
+/**
+ * Just past the object whose member `key` has its value end at `at` (the members after it walked), or -1 when
+ * the object does not close or names `key` again.
+ */
+function objectEnd(text: string, at: number, key: string): number {
+  let i = skipSpace(text, at);
+  for (;;) {
+    const next = text.charCodeAt(i);
+    if (next === CLOSE_BRACE) return i + 1;
+    if (next !== COMMA) return -1;
+    i = skipSpace(text, i + 1);
+    if (text.charCodeAt(i) !== QUOTE) return -1;
+    const keyEnd = skipString(text, i);
+    if (keyEnd < 0 || stringOf(text, { start: i, end: keyEnd }) === key) return -1;
+    const colon = skipSpace(text, keyEnd);
+    if (text.charCodeAt(colon) !== COLON) return -1;
+    const valueEnd = skipValue(text, skipSpace(text, colon + 1));
+    if (valueEnd < 0) return -1;
+    i = skipSpace(text, valueEnd);
   }
 }
 

@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CarrierEvent, TrackResult } from '../../../src/carriers/carrier.js';
 import { COUNTRY_OF_CODE, LAPOSTE_CODES, LAPOSTE_DOCUMENTED_CODES } from '../../../src/carriers/lapost/lapost.codes.js';
-import { LAPOSTE_HOME_ZONE, mapSuiviBody } from '../../../src/carriers/lapost/lapost.mapper.js';
+import { LAPOSTE_HOME_ZONE, mapSuiviBody, suiviEntries } from '../../../src/carriers/lapost/lapost.mapper.js';
 import { EVENTS, isEventKey } from '../../../src/carriers/phases.js';
 import { oldestFirst } from '../../../src/carriers/sdk/http-carrier.js';
+import { KnownAnswers } from '../../../src/carriers/sdk/known-answers.js';
+import { mapSplitAnswer } from '../../../src/carriers/sdk/split-answer.js';
 import { parseEventTime } from '../../../src/core/event-time.js';
 import { lapostFixture } from './lapost.fixtures.js';
 
@@ -326,5 +328,51 @@ describe('La Poste mapper: arbitrary shipments', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('La Poste answers read entry by entry', () => {
+  const envelope = (id: string) => ({
+    returnCode: 200,
+    shipment: { idShip: id, event: [{ code: 'DR1', date: '2026-05-01T10:00:00+02:00', label: 'Déclaratif réceptionné' }] },
+  });
+  const statuses = (results: TrackResult[] | null) => results?.map((r) => `${r.tracking_number}:${r.status}`) ?? null;
+  const split = (text: string, numbers: string[]) =>
+    statuses(
+      mapSplitAnswer(
+        text,
+        suiviEntries(text),
+        numbers,
+        new KnownAnswers(
+          'lapost',
+          numbers.map((n) => ({ tracking_number: n })),
+        ),
+        mapSuiviBody,
+      ),
+    );
+
+  it('reads a number from no entry that the mapper would pass over, and answers as the whole answer does', () => {
+    for (const notEnvelope of [
+      { idShip: '6A90000000101', code: 'BAD_REQUEST', message: 'not an envelope' },
+      { idShip: '6A90000000101', returnCode: 'two hundred' },
+      { idShip: '6A90000000101', shipment: 'no object' },
+    ]) {
+      const body = [notEnvelope, envelope('6A90000000101'), envelope('6A90000000202')];
+      const numbers = ['6A90000000101', '6A90000000202'];
+      const whole = statuses(mapSuiviBody(body, numbers));
+      expect(whole).toEqual(['6A90000000101:ok', '6A90000000202:ok']);
+      // No entry of its own for the first number: the answer is read whole, as it must be.
+      expect(split(JSON.stringify(body), numbers) ?? whole).toEqual(whole);
+    }
+    const body = [{ idShip: '6A90000000101', returnCode: '104' }, envelope('6A90000000202')];
+    expect(split(JSON.stringify(body), ['6A90000000101', '6A90000000202'])).toEqual(['6A90000000101:not_found', '6A90000000202:ok']);
+  });
+
+  it('reads no entry of an answer cut short or followed by more', () => {
+    const text = JSON.stringify([envelope('6A90000000101')]);
+    expect(split(text, ['6A90000000101'])).toEqual(['6A90000000101:ok']);
+    expect(suiviEntries(`${text} garbage`)).toBeNull();
+    expect(suiviEntries(`${text}]`)).toBeNull();
+    expect(suiviEntries(text.slice(0, -1))).toBeNull();
   });
 });

@@ -26,10 +26,31 @@ describe('raw JSON spans: values found in the text without parsing it', () => {
     expect(wholeOf(' \n')).toBeNull();
   });
 
-  it('takes the first of repeated keys', () => {
-    const text = '{"a":[1],"a":{"b":"2"}}';
-    expect(elementsAt(text, ['a'])?.map((span) => parsed(text, span))).toEqual([1]);
-    expect(memberOf(text, wholeOf(text), 'b')).toBeNull();
+  it("finds no array on a path that names a key twice (JSON.parse keeps the last); a member is its key's first", () => {
+    for (const text of ['{"a":[1],"a":[2]}', '{"a":[1],"b":0,"a":{"b":"2"}}', '{"o":{"a":[1],"a":[2]}}', '{"o":{"a":[1]},"o":{"a":[2]}}']) {
+      expect(elementsAt(text, text.startsWith('{"o"') ? ['o', 'a'] : ['a']), text).toBeNull();
+    }
+    // The same key elsewhere than on the path is no repeat.
+    const nested = '{"a":[1],"b":{"a":[2]},"c":[{"a":3}]}';
+    expect(elementsAt(nested, ['a'])?.map((span) => parsed(nested, span))).toEqual([1]);
+    const text = '{"a":1,"b":{"c":"2"},"a":3}';
+    expect(parsed(text, memberOf(text, wholeOf(text), 'a'))).toBe(1);
+  });
+
+  it('finds no array in a text that is cut short or followed by more, as JSON.parse reads none', () => {
+    for (const [text, path] of [
+      ['{"output":{"results":[{"n":"1"}]},"alerts":[{"code":"X"', ['output', 'results']],
+      ['{"output":{"results":[{"n":"1"}]}', ['output', 'results']],
+      ['{"output":{"results":[{"n":"1"}]}} trailing', ['output', 'results']],
+      ['{"output":{"results":[{"n":"1"}],}}', ['output', 'results']],
+      ['[{"idShip":"A"}] garbage', []],
+      ['[{"idShip":"A"}]]', []],
+    ] as Array<[string, string[]]>) {
+      expect(() => JSON.parse(text), text).toThrow();
+      expect(elementsAt(text, path), text).toBeNull();
+    }
+    const whole = ' {"output":{"results":[{"n":"1"}],"more":{"x":[1,"]"]}} , "z" : null}\n';
+    expect(elementsAt(whole, ['output', 'results'])?.map((span) => parsed(whole, span))).toEqual([{ n: '1' }]);
   });
 
   it('gives null where its walk finds no JSON, and never throws', () => {
