@@ -237,4 +237,44 @@ describe('shipments: what bad input gets', () => {
       expect(res.statusCode).toBe(404);
     });
   });
+
+  describe('blank values', () => {
+    const details = async (shipmentId: string) =>
+      (await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+
+    it('refuses a shipment_id of spaces only, and stores nothing', async () => {
+      const before = await count();
+      const res = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: '   ' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual({ shipment_id: ['This field may not be blank.'] });
+      expect(await count()).toBe(before);
+    });
+
+    it('reads a blank tracking_number or carrier_reference as none, on create and on update', async () => {
+      const both = await t.call(acct.token, 'POST', '/v5/shipment/', {
+        shipment_id: 'blank-both',
+        tracking_number: '',
+        carrier_reference: ' ',
+      });
+      expect(both.statusCode, both.body).toBe(200);
+      expect(await details('blank-both')).toMatchObject({ tracking_number: null, carrier_reference: null });
+
+      // A blank carrier is no carrier: the number is routed as if none were given.
+      for (const [id, extra] of [
+        ['blank-carrier', { carrier_reference: '' }],
+        ['no-carrier', {}],
+      ] as const) {
+        const res = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: id, tracking_number: 'WB4000002', ...extra });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const blankCarrier = await details('blank-carrier');
+      const noCarrier = await details('no-carrier');
+      expect(blankCarrier.carrier_reference).toBe(noCarrier.carrier_reference);
+      expect(blankCarrier.tracking_number).toBe('WB4000002');
+
+      const updated = await t.call(acct.token, 'POST', '/v5/shipment/update/', { tracking_number: '' }, { shipment_id: 'blank-carrier' });
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(await details('blank-carrier')).toMatchObject({ tracking_number: null });
+    });
+  });
 });

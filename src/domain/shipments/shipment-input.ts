@@ -21,6 +21,10 @@ export async function checkShipmentInput(
   errors: FieldErrorCollector,
 ): Promise<ShipmentWrite> {
   const out: ShipmentWrite = { ...input };
+  // "" is refused by the schema; text of spaces only names nothing either.
+  if (typeof input.shipment_id === 'string' && input.shipment_id !== '' && input.shipment_id.trim() === '') {
+    errors.add(['shipment_id'], 'This field may not be blank.');
+  }
   for (const role of ADDRESS_ROLES) {
     const address = input[role];
     if (address) out[role] = normalizeAddress(address as Address, [role], errors);
@@ -111,4 +115,18 @@ function checkWindow(window: NonNullable<ShipmentWrite['expected_delivery']>, er
   }
   if (parsed.from && parsed.to && parsed.from > parsed.to)
     errors.add(['expected_delivery', 'to'], 'The window must not end before it starts.');
+}
+
+/**
+ * The input with a blank `tracking_number` or `carrier_reference` ("" or spaces, as clients send for no value)
+ * read as null: no number, no carrier. Without this, "" was stored as given in one case and as null in another.
+ */
+export function withBlankTrackingAsNull<T extends { tracking_number?: string | null; carrier_reference?: string | null }>(input: T): T {
+  const blank = (value: string | null | undefined) => typeof value === 'string' && value.trim() === '';
+  if (!blank(input.tracking_number) && !blank(input.carrier_reference)) return input;
+  return {
+    ...input,
+    ...(blank(input.tracking_number) ? { tracking_number: null } : {}),
+    ...(blank(input.carrier_reference) ? { carrier_reference: null } : {}),
+  };
 }

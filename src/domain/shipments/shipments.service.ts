@@ -14,7 +14,7 @@ import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
-import { type CarrierLookup, checkShipmentInput } from './shipment-input.js';
+import { type CarrierLookup, checkShipmentInput, withBlankTrackingAsNull } from './shipment-input.js';
 import { type ConfiguredCarrier, detectionNote, detectionNoteOf, routeTrackingNumber, withDetectionNote } from './tracking-detection.js';
 
 /** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
@@ -100,6 +100,7 @@ export class ShipmentsService {
     input: ShipmentWrite & { shipment_id: string },
     options: CreateOptions = {},
   ): Promise<{ shipment: ShipmentRow; order: OrderRow | null }> {
+    input = withBlankTrackingAsNull(input);
     const errors = new FieldErrorCollector();
     const lookup = carrierLookup(repos, caller.accountId);
     const normalized = await this.check(lookup, input, errors);
@@ -146,6 +147,7 @@ export class ShipmentsService {
     inputs: Array<ShipmentWrite & { shipment_id: string }>,
     options: CreateManyOptions = {},
   ): Promise<CreateManyOutcome[]> {
+    inputs = inputs.map(withBlankTrackingAsNull);
     const accountId = caller.accountId;
     const lookup = carrierLookup(repos, accountId);
     const carriers = accountCarriers(repos, accountId);
@@ -241,6 +243,7 @@ export class ShipmentsService {
 
   /** Changes a shipment; answers its row as committed (the route renders it). */
   async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<ShipmentRow> {
+    input = withBlankTrackingAsNull(input);
     return this.repos.transaction(async (repos) => {
       const current = await findShipment(repos, caller.accountId, identifier);
       const errors = new FieldErrorCollector();
