@@ -184,4 +184,29 @@ describe('shipments: what works', () => {
     const byLower = await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: upperId.toLowerCase() });
     expect(byLower.statusCode).toBe(404);
   });
+
+  it('clears a list with [], additional_info with {}, and a field that can be null with null', async () => {
+    const created = await t.call(acct.token, 'POST', '/v5/shipment/', {
+      shipment_id: 'clear-1',
+      tags: ['a'],
+      notification_email: ['a@example.com'],
+      additional_info: { k: 'v' },
+      note: 'n',
+      weight: { amount: 1, unit: 'g' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const res = await t.call(
+      acct.token,
+      'POST',
+      '/v5/shipment/update/',
+      { tags: [], notification_email: [], additional_info: {}, note: null, weight: null },
+      { shipment_id: 'clear-1' },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const data = (await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_id: 'clear-1' })).json().data;
+    expect(data).toMatchObject({ tags: [], notification_email: [], additional_info: {}, note: null, weight: { amount: null } });
+    const refused = await t.call(acct.token, 'POST', '/v5/shipment/update/', { tags: null }, { shipment_id: 'clear-1' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual({ tags: ['Must be of type array.'] });
+  });
 });
