@@ -56,7 +56,8 @@ export function emptyBody(): InvalidRequestError {
  * JSON bodies are checked as bytes before they are parsed: not empty, nested at most MAX_BODY_DEPTH levels
  * (in linear time, so a body nested 500,000 levels is refused as fast as any other), valid UTF-8 (never
  * decoded with replacement characters and stored so). Then Fastify's own parser, which refuses `__proto__`
- * and `constructor.prototype` keys; and no string may hold a lone surrogate (a `\u` escape of half a pair). Text is not read as JSON: `text/plain` is refused like any other type.
+ * and `constructor.prototype` keys; and no string may hold a lone surrogate (a `\u` escape of half a pair).
+ * Text is not read as JSON: `text/plain` is refused like any other type.
  */
 declare module 'fastify' {
   interface FastifyRequest {
