@@ -17,6 +17,9 @@ describe('CarrierHttp: a request that went out is never reported as not sent', (
   afterEach(async () => {
     for (const close of closers.splice(0)) await close();
   });
+  /** A booking-like call, sent once: whether it may have been made is what `unanswered` says. */
+  const book = (client: CarrierHttp, port: number) =>
+    client.call({ carrier: 'test', method: 'POST', url: `http://127.0.0.1:${port}/shipments`, body: '{}', retry: false });
 
   it('reports a request the carrier received as unanswered when its connection then fails with EHOSTUNREACH', async () => {
     let socket: Socket | null = null;
@@ -39,13 +42,7 @@ describe('CarrierHttp: a request that went out is never reported as not sent', (
     const client = new CarrierHttp(new CarrierMetrics());
     closers.push(() => client.close());
 
-    const result = await client.call({
-      carrier: 'test',
-      method: 'POST',
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/shipments`,
-      body: '{}',
-      retry: false,
-    });
+    const result = await book(client, (server.address() as AddressInfo).port);
     expect(received).toBe(1);
     expect('status' in result && result.status).toBe('error');
     expect(unanswered(result as CarrierError)).toBe(true);
@@ -59,13 +56,7 @@ describe('CarrierHttp: a request that went out is never reported as not sent', (
     const client = new CarrierHttp(new CarrierMetrics());
     closers.push(() => client.close());
 
-    const result = await client.call({
-      carrier: 'test',
-      method: 'POST',
-      url: `http://127.0.0.1:${port}/shipments`,
-      body: '{}',
-      retry: false,
-    });
+    const result = await book(client, port);
     expect('status' in result && result.status).toBe('error');
     expect(unanswered(result as CarrierError)).toBe(false);
   });
