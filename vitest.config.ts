@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - unit: pure code, no service built (mappers, parsers, renderers, the database layer's helpers).
  * - api: the service built in-process and driven through fastify.inject(), on its own database schema.
  * - slow: real child processes, kills, restarts, slow clients and browsers (crash and shutdown runs, connection
- *   limits, serve --workers, several processes on one database, the CLI's backup, Chromium).
+ *   limits, serve --workers, several processes on one database, the CLI's backup and its clients with no service
+ *   to reach, Chromium).
  * - live: the carriers' real APIs, only for carriers whose credentials are in the environment (skipped otherwise).
  */
 const slow = [
@@ -14,6 +15,7 @@ const slow = [
   'test/browser/**/*.test.ts',
   'test/security/limits.test.ts',
   'test/cli/backup.test.ts',
+  'test/cli/unreachable-service.test.ts',
   'test/http/https.test.ts',
   'test/webhooks/webhooks.restart.test.ts',
   'test/notifications/notifications.restart.test.ts',

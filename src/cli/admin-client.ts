@@ -1,26 +1,31 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fetchFrom, type ServiceAddress, serviceAddress } from './service-address.js';
 
 /** A thin client of the admin API, so the CLI works while the server holds the database. */
 export class AdminClient {
+  private readonly request: typeof fetch;
+
   constructor(
-    private readonly baseUrl: string,
+    private readonly address: ServiceAddress,
     private readonly token: string,
-  ) {}
+  ) {
+    this.request = fetchFrom(address);
+  }
 
   static fromEnvironment(env: NodeJS.ProcessEnv = process.env): AdminClient {
-    const baseUrl = (env.WAYBILL_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`).replace(/\/+$/, '');
+    const address = serviceAddress(env);
     let token = env.WAYBILL_ADMIN_TOKEN;
     if (!token) {
       const file = path.join(path.resolve(env.WAYBILL_DATA_DIR ?? './data'), 'admin-token');
       if (fs.existsSync(file)) token = fs.readFileSync(file, 'utf8').trim();
     }
     if (!token) throw new Error('Set WAYBILL_ADMIN_TOKEN (or run next to the data dir that holds admin-token)');
-    return new AdminClient(baseUrl, token);
+    return new AdminClient(address, token);
   }
 
   async call<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/admin/v1${route}`, {
+    const response = await this.request(`${this.address.url}/admin/v1${route}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { csvCell, parseCsv } from '../domain/imports/csv.js';
 import type { ImportResult, ImportRowError, ImportRowSkipped } from '../domain/imports/shipment-import.service.js';
+import { fetchFrom, type ServiceAddress } from './service-address.js';
 
 /** Where a chunk of records came from in the file: its rows are renumbered back to the file's. */
 interface Chunk {
@@ -17,7 +18,7 @@ export interface ImportProgress {
 }
 
 export interface ImportFileOptions {
-  baseUrl: string;
+  service: ServiceAddress;
   clientId: string;
   clientSecret: string;
   file: string;
@@ -72,8 +73,8 @@ export function* chunksOf(text: string, format: 'csv' | 'jsonl', chunkRows: numb
  * by running the same command again (rows already created are skipped and reported).
  */
 export async function importFile(options: ImportFileOptions): Promise<ImportResult> {
-  const doFetch = options.fetch ?? fetch;
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = fetchFrom(options.service, options.fetch);
+  const baseUrl = options.service.url;
   const extension = path.extname(options.file).toLowerCase();
   const format = JSONL.has(extension) ? 'jsonl' : 'csv';
   const text = fs.readFileSync(options.file, 'utf8');
@@ -83,6 +84,9 @@ export async function importFile(options: ImportFileOptions): Promise<ImportResu
   const tokens = new TokenSource(baseUrl, options.clientId, options.clientSecret, doFetch);
   const result: ImportResult = { rows: 0, created: 0, skipped: [], errors: [] };
   const query = options.skipExisting === false ? '' : '?skip_existing=true';
+  // A service that cannot be reached for the first token is at another address or not started, not
+  // restarting in the middle of the import: that is said at once rather than after the retries.
+  if (chunks.length > 0) await tokens.get();
   options.progress?.start(total);
   try {
     for (const chunk of chunks) {

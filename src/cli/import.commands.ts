@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { type ImportProgress, importFile } from './import-client.js';
+import { serviceAddress } from './service-address.js';
 
 /** A progress bar on stderr with rows/s and the time left. */
 function progressBar(): ImportProgress {
@@ -32,7 +33,7 @@ export function registerImportCommands(program: Command): void {
   const imports = program.command('import').description('import data from files, through the merchant API');
   imports
     .command('shipments <file>')
-    .description('create shipments from a CSV or JSON Lines file (WAYBILL_URL, WAYBILL_CLIENT_ID, WAYBILL_CLIENT_SECRET)')
+    .description('create shipments from a CSV or JSON Lines file (WAYBILL_URL or PORT, WAYBILL_CLIENT_ID, WAYBILL_CLIENT_SECRET)')
     .option('--chunk <rows>', 'rows per request', (value) => Number.parseInt(value, 10), 1000)
     .option('--no-skip-existing', 'refuse rows whose shipment_id exists instead of skipping them')
     .option('--json', 'machine-readable output')
@@ -42,7 +43,7 @@ export function registerImportCommands(program: Command): void {
       const clientSecret = env.WAYBILL_CLIENT_SECRET;
       if (!clientId || !clientSecret) throw new Error('Set WAYBILL_CLIENT_ID and WAYBILL_CLIENT_SECRET (see `waybill credentials create`)');
       const result = await importFile({
-        baseUrl: env.WAYBILL_URL ?? `http://127.0.0.1:${env.PORT ?? 8080}`,
+        service: serviceAddress(env),
         clientId,
         clientSecret,
         file,

@@ -3,17 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFile } from '../../src/cli/import-client.js';
+import { type ServiceAddress, serviceAddress } from '../../src/cli/service-address.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
 describe('waybill import shipments (client of the import endpoint)', () => {
   let t: TestApp;
   let acct: TestAccount;
-  let baseUrl: string;
+  let service: ServiceAddress;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-import-'));
   beforeAll(async () => {
     t = await createTestApp();
     acct = await t.account();
-    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    service = serviceAddress({ WAYBILL_URL: await t.app.listen({ port: 0, host: '127.0.0.1' }) });
   });
   afterAll(async () => {
     await t.close();
@@ -33,13 +34,13 @@ describe('waybill import shipments (client of the import endpoint)', () => {
     // An interrupted run: only the first 10 rows made it.
     const partial = write('partial.csv', ['shipment_id,note', ...rows.slice(0, 10)].join('\n'));
     expect(
-      (await importFile({ baseUrl, clientId: acct.clientId, clientSecret: acct.clientSecret, file: partial, chunkRows: 4 })).created,
+      (await importFile({ service, clientId: acct.clientId, clientSecret: acct.clientSecret, file: partial, chunkRows: 4 })).created,
     ).toBe(10);
 
     const seen: number[] = [];
     let total = 0;
     const result = await importFile({
-      baseUrl,
+      service,
       clientId: acct.clientId,
       clientSecret: acct.clientSecret,
       file,
@@ -65,13 +66,13 @@ describe('waybill import shipments (client of the import endpoint)', () => {
       'ship.jsonl',
       `${JSON.stringify({ shipment_id: 'cli-jl-1' })}\n\n${JSON.stringify({ shipment_id: 'cli-jl-2', bad: 1 })}\n`,
     );
-    const result = await importFile({ baseUrl, clientId: acct.clientId, clientSecret: acct.clientSecret, file });
+    const result = await importFile({ service, clientId: acct.clientId, clientSecret: acct.clientSecret, file });
     expect(result.created).toBe(1);
     expect(result.errors).toEqual([{ row: 2, line: 3, shipment_id: 'cli-jl-2', errors: { bad: ['Unknown field.'] } }]);
   });
 
   it('stops on wrong credentials', async () => {
     const file = write('one.csv', 'shipment_id\nnever\n');
-    await expect(importFile({ baseUrl, clientId: acct.clientId, clientSecret: 'wrong', file })).rejects.toThrow(/token refused: 403/);
+    await expect(importFile({ service, clientId: acct.clientId, clientSecret: 'wrong', file })).rejects.toThrow(/token refused: 403/);
   });
 });
