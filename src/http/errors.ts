@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { decimalTextMessage } from '../core/decimal-text.js';
 import { DomainError, type FieldErrors, type InvalidRequestError, ValidationError } from '../domain/errors.js';
 import { emptyBody, unsupportedContentType } from './body-parser.js';
 
@@ -72,6 +73,8 @@ function messageFor(error: AjvError): string {
       return `Must be ${JSON.stringify(p.allowedValue)}.`;
     case 'pattern':
       return 'Invalid format.';
+    case 'decimalText':
+      return decimalTextMessage(p.integer === true);
     default:
       return error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : 'Invalid value.';
   }

@@ -1,6 +1,7 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { isDecimalText } from '../core/decimal-text.js';
 import { ValidationError } from '../domain/errors.js';
 import { fieldErrorAt } from './errors.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
@@ -80,7 +81,7 @@ export function registerValidation(app: FastifyInstance): void {
   // Unknown body fields of merchant callers are removed and named rather than refused (unknown-fields.ts).
   registerUnknownFields(app);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? compileBodyValidator(strictAjv, schema) : coercingAjv.compile(schema),
+    httpPart === 'body' ? compileBodyValidator(strictAjv, schema) : compileTextValidator(coercingAjv, schema),
   );
   const refuseNul = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     // A body that is not an object fails its schema at the root, which says more than its contents would.
@@ -104,6 +105,67 @@ export function registerValidation(app: FastifyInstance): void {
     const own = route.url.startsWith('/files/') ? [] : [readUuidsLowercase];
     route.preValidation = [refuseNul, ...own, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
   });
+}
+
+type TextValidator = ((data: unknown) => boolean) & { errors: ErrorObject[] | null };
+
+/**
+ * The validator of a query string, path parameters or headers: values that arrive as text, coerced to the types
+ * the schema declares. A number must be written in plain decimal notation (core/decimal-text.ts) before Ajv
+ * coerces it: Ajv reads text as `+text` does (`0x10` is 16, ` 5` is 5, `1e309` is Infinity) and, once the value
+ * is not finite, skips the schema's minimum and maximum, so that `?limit=1e309` reached the database as Infinity.
+ */
+function compileTextValidator(ajv: Ajv, schema: object): ValidateFunction | TextValidator {
+  const validate = ajv.compile(schema);
+  const numbers = numericProperties(schema);
+  if (numbers.size === 0) return validate;
+  const check = ((data: unknown) => {
+    const refused = refusedNumberTexts(data, numbers);
+    const valid = validate(data);
+    if (refused.length === 0) {
+      check.errors = validate.errors ?? null;
+      return valid;
+    }
+    const named = new Set(refused.map((error) => error.instancePath));
+    check.errors = [...refused, ...(validate.errors ?? []).filter((error) => !named.has(error.instancePath))];
+    return false;
+  }) as TextValidator;
+  check.errors = null;
+  return check;
+}
+
+/** The schema's properties that hold a number (alone or with null), each with whether it must be whole. */
+function numericProperties(schema: object): Map<string, boolean> {
+  const found = new Map<string, boolean>();
+  const properties = (schema as { properties?: Record<string, { type?: unknown; anyOf?: Array<{ type?: unknown }> }> }).properties;
+  for (const [name, property] of Object.entries(properties ?? {})) {
+    const types = (property.anyOf ?? [property]).map((branch) => branch.type);
+    if (!types.some((type) => type === 'integer' || type === 'number')) continue;
+    if (!types.every((type) => type === 'integer' || type === 'number' || type === 'null')) continue;
+    found.set(name, !types.includes('number'));
+  }
+  return found;
+}
+
+/** A `type` error for each numeric property sent as text that is not a number in decimal notation. */
+function refusedNumberTexts(data: unknown, numbers: Map<string, boolean>): ErrorObject[] {
+  if (data === null || typeof data !== 'object') return [];
+  const refused: ErrorObject[] = [];
+  const record = data as Record<string, unknown>;
+  for (const [name, integer] of numbers) {
+    if (!Object.hasOwn(record, name)) continue;
+    const value = record[name];
+    // Sent twice (`?limit=1&limit=2`) is an array, which the schema refuses on its own.
+    const texts = Array.isArray(value) && value.length === 1 ? value : [value];
+    if (texts.every((text) => typeof text !== 'string' || isDecimalText(text, integer))) continue;
+    refused.push({
+      instancePath: `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      schemaPath: `#/properties/${name}/type`,
+      keyword: 'decimalText',
+      params: { integer },
+    });
+  }
+  return refused;
 }
 
 const UUID_IN_CAPITALS = /^(?=.*[A-F])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

@@ -10,7 +10,7 @@ import {
   queryString,
   rowCounts,
 } from './harness.js';
-import { FUZZ_TIMEOUT, fuzzArb, fuzzRuns, type JsonSchema, nastyString } from './schema-arbitrary.js';
+import { FUZZ_TIMEOUT, fuzzArb, fuzzRuns, isNumericSchema, type JsonSchema, NUMERIC_EDGE_TEXTS, nastyString } from './schema-arbitrary.js';
 
 /** Cases tried per operation in this process, for the figures in docs/reliability.md. */
 export const casesTried = new Map<string, number>();
@@ -32,6 +32,11 @@ function pathText(value: unknown): string {
   return String(value);
 }
 
+/** For a numeric parameter, texts a lax number reader takes for numbers (a query or path value is text). */
+function numericEdges(schema: JsonSchema): Array<fc.WeightedArbitrary<unknown>> {
+  return isNumericSchema(schema) ? [{ weight: 2, arbitrary: fc.constantFrom(...NUMERIC_EDGE_TEXTS) }] : [];
+}
+
 function requestArb(op: Operation, world: FuzzWorld): fc.Arbitrary<Request> {
   const known: Record<string, string> = {
     document_uuid: world.documentUuid,
@@ -48,6 +53,7 @@ function requestArb(op: Operation, world: FuzzWorld): fc.Arbitrary<Request> {
         { weight: 3, arbitrary: fc.constant(known[name] ?? 'x') },
         { weight: 2, arbitrary: fuzzArb(schema) },
         { weight: 1, arbitrary: nastyString },
+        ...numericEdges(schema),
       ),
     ]),
   );
@@ -58,6 +64,7 @@ function requestArb(op: Operation, world: FuzzWorld): fc.Arbitrary<Request> {
         { weight: 2, arbitrary: fc.constant(undefined) },
         { weight: 2, arbitrary: fc.constant(name in known ? known[name] : name === 'shipment_id' ? world.shipmentId : undefined) },
         { weight: 4, arbitrary: fuzzArb(schema as JsonSchema) },
+        ...numericEdges(schema as JsonSchema),
       ),
     ]),
   );

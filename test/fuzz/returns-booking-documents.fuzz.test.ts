@@ -1,5 +1,4 @@
 import { describeEndpointFuzz } from './endpoint-fuzz.js';
+import { FUZZ_SUITES } from './suites.js';
 
-describeEndpointFuzz('returns, booking, documents, PUDO locations, carrier configurations', (op) =>
-  /^\/v5\/(return|booking|shipments\/documents|pudo-locations|carrier-configs)\//.test(op.path),
-);
+describeEndpointFuzz(FUZZ_SUITES.returns.name, FUZZ_SUITES.returns.select);

@@ -97,6 +97,35 @@ export function deep(depth: number, kind: 'array' | 'object'): unknown {
   return value;
 }
 
+/**
+ * Texts that `Number()` (and so a coercing validator) reads as a number, none of them one in plain decimal
+ * notation: infinite, read as 0, in another base, with separators or white space, or empty.
+ */
+export const NUMERIC_EDGE_TEXTS = [
+  '1e309',
+  '-1e309',
+  '1e-400',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '0b1',
+  '0o7',
+  '1_000',
+  ' 5',
+  '5 ',
+  '',
+  '+5',
+  '1e2',
+  '.5',
+  '5.',
+];
+
+/** Whether a parameter's schema holds a number (alone or in a union). */
+export function isNumericSchema(schema: JsonSchema): boolean {
+  return (schema.anyOf ?? [schema]).some((branch) => branch.type === 'integer' || branch.type === 'number');
+}
+
 export const nastyString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   { weight: 1, arbitrary: fc.constantFrom(...BIG_STRING_LENGTHS).map((n) => 'é'.repeat(n)) },

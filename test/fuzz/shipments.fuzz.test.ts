@@ -1,3 +1,4 @@
 import { describeEndpointFuzz } from './endpoint-fuzz.js';
+import { FUZZ_SUITES } from './suites.js';
 
-describeEndpointFuzz('shipments and events', (op) => /^\/v5(-2-0)?\/(shipment|events)\//.test(op.path));
+describeEndpointFuzz(FUZZ_SUITES.shipments.name, FUZZ_SUITES.shipments.select);

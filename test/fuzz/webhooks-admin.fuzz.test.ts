@@ -1,4 +1,5 @@
 import { describeEndpointFuzz } from './endpoint-fuzz.js';
+import { FUZZ_SUITES } from './suites.js';
 
-describeEndpointFuzz('webhooks and notifications', (op) => /^\/v5\/(webhooks|notification)\//.test(op.path));
-describeEndpointFuzz('admin API', (op) => op.path.startsWith('/admin/v1/'), 30);
+describeEndpointFuzz(FUZZ_SUITES.webhooks.name, FUZZ_SUITES.webhooks.select);
+describeEndpointFuzz(FUZZ_SUITES.admin.name, FUZZ_SUITES.admin.select, FUZZ_SUITES.admin.runs);

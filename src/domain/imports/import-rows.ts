@@ -1,3 +1,4 @@
+import { isDecimalText } from '../../core/decimal-text.js';
 import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
 import { ShipmentCreateBody } from '../../schemas/shipment-input.schemas.js';
 import type { FieldErrors } from '../errors.js';
@@ -62,8 +63,9 @@ function nonNull(schema: JsonSchema | undefined): JsonSchema | undefined {
 function cellValue(text: string, schema: JsonSchema | null): unknown {
   const type = schema?.type;
   if (type === 'number' || type === 'integer') {
+    // Spreadsheets pad cells with spaces; the number itself is read as a query's is (core/decimal-text.ts).
     const trimmed = text.trim();
-    return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
+    return isDecimalText(trimmed, type === 'integer') ? Number(trimmed) : text;
   }
   if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
   if (type === 'array' && nonNull(schema?.items)?.type === 'string') {
