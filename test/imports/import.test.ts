@@ -92,6 +92,20 @@ describe('POST /v5/shipment/import/', () => {
     expect((await details('bad-ok-1')).statusCode).toBe(200);
   });
 
+  it('reads a number cell in decimal notation only, padded or not: 0x10, 1e2, 1_000, Infinity are row errors', async () => {
+    const cells = ['0x10', '1e2', '1_000', 'Infinity', '1e309', '-0x1'];
+    const csv = ['shipment_id,recipient_country,item_count', 'num-ok, DE , 3 ', ...cells.map((cell, i) => `num-${i},DE,${cell}`)].join('\n');
+    const res = await upload(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.created).toBe(1);
+    expect(data.errors.map((e: { shipment_id: string; errors: unknown }) => [e.shipment_id, e.errors])).toEqual(
+      cells.map((_, i) => [`num-${i}`, { item_count: ['Must be of type integer or null.'] }]),
+    );
+    expect((await details('num-ok')).json().data.item_count).toBe(3);
+    for (const [i] of cells.entries()) expect((await details(`num-${i}`)).statusCode).toBe(404);
+  });
+
   it('reports country and structure errors per row like POST /v5/shipment/', async () => {
     const row = { shipment_id: 'same-rules', recipient_address: { country: 'Atlantis' }, item_count: 'two' };
     const direct = await t.as(acct)('POST', '/v5/shipment/', row);
