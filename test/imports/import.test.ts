@@ -94,7 +94,9 @@ describe('POST /v5/shipment/import/', () => {
 
   it('reads a number cell in decimal notation only, padded or not: 0x10, 1e2, 1_000, Infinity are row errors', async () => {
     const cells = ['0x10', '1e2', '1_000', 'Infinity', '1e309', '-0x1'];
-    const csv = ['shipment_id,recipient_country,item_count', 'num-ok, DE , 3 ', ...cells.map((cell, i) => `num-${i},DE,${cell}`)].join('\n');
+    const csv = ['shipment_id,recipient_country,item_count', 'num-ok, DE , 3 ', ...cells.map((cell, i) => `num-${i},DE,${cell}`)].join(
+      '\n',
+    );
     const res = await upload(csv);
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data;
