@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CHANNELS, TRIGGERS } from '../core/notification-triggers.js';
 import { LANGUAGES } from '../i18n/languages.js';
 import { Nullable } from './common.js';
+import { ShipmentIdentifierQuery } from './shipment-input.schemas.js';
 
 const TriggerList = Type.Array(Type.Unsafe<(typeof TRIGGERS)[number]>({ type: 'string', enum: [...TRIGGERS] }), {
   maxItems: TRIGGERS.length * 2,
@@ -117,7 +118,8 @@ export const NotificationLogEntry = Type.Object({
 
 export const NotificationLogQuery = Type.Object(
   {
-    shipment_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    // The same identifiers, read the same way, as every other shipment route.
+    ...ShipmentIdentifierQuery.properties,
     before: Type.Optional(Type.Integer({ minimum: 1 })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   },

@@ -3816,12 +3816,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Messages queued, sent, failed or suppressed (and why), newest first */
+        /** Messages queued, sent, failed or suppressed (and why), newest first; of one shipment given its shipment_uuid or shipment_id */
         get: {
             parameters: {
                 query?: {
                     before?: number;
                     limit?: number;
+                    shipment_id?: string;
                     shipment_uuid?: string;
                 };
                 header?: never;

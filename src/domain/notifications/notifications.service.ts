@@ -5,7 +5,8 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { NotificationRow } from '../../db/repositories/notifications.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Language } from '../../i18n/languages.js';
-import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
+import { FieldErrorCollector, ValidationError } from '../errors.js';
+import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
 import { composeEmail, type MessageComposer } from './message-composer.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
 import { notificationView } from './notification.presenter.js';
@@ -96,13 +97,10 @@ export class NotificationsService {
     return { subject: email.subject, text: email.text, html: email.html };
   }
 
-  /** The account's log, newest first; of one shipment when its uuid is given. */
-  async log(accountId: number, query: { shipment_uuid?: string; before?: number; limit?: number }) {
-    let shipment: ShipmentRow | undefined;
-    if (query.shipment_uuid) {
-      shipment = await this.repos.shipments.findByUuid(accountId, query.shipment_uuid);
-      if (!shipment) throw new NotFoundError('No shipment matches the identifier');
-    }
+  /** The account's log, newest first; of one shipment when it is named (by shipment_uuid, shipment_id or both). */
+  async log(accountId: number, query: ShipmentIdentifier & { before?: number; limit?: number }) {
+    const named = query.shipment_uuid !== undefined || query.shipment_id !== undefined;
+    const shipment = named ? await findShipment(this.repos, accountId, query) : undefined;
     const limit = query.limit ?? 50;
     const rows = await this.repos.notifications.list(accountId, { shipmentRowId: shipment?.id, beforeId: query.before, limit: limit + 1 });
     const page = rows.slice(0, limit);

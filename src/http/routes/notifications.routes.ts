@@ -141,7 +141,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Messages queued, sent, failed or suppressed (and why), newest first',
+        summary:
+          'Messages queued, sent, failed or suppressed (and why), newest first; of one shipment given its shipment_uuid or shipment_id',
         security: bearerSecurity,
         querystring: NotificationLogQuery,
         response: { 200: Envelope(NotificationLogView), ...errors },
