@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type CarrierWaitBudget, carrierWaitBudget } from './core/carrier-wait.js';
 
 /** Every environment variable the service reads, parsed and validated once. */
 export interface Config {
@@ -36,6 +37,8 @@ export interface Config {
   headersTimeoutMs: number;
   connectionTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /** How long a request may wait on carriers, derived from `connectionTimeoutMs` (src/core/carrier-wait.ts). */
+  carrierWait: CarrierWaitBudget;
   /** Largest request head (request line and headers) in bytes; larger is answered 431. */
   maxHeaderBytes: number;
   /** How long work claimed by a process stays its own; after a crash, others take it over when this ends (ms). */
@@ -189,10 +192,36 @@ function connectionLimits(env: NodeJS.ProcessEnv) {
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new ConfigError('WAYBILL_HEADERS_TIMEOUT_SECONDS must not be more than WAYBILL_REQUEST_TIMEOUT_SECONDS');
   }
+  const connectionTimeoutMs = integer(env, 'WAYBILL_CONNECTION_TIMEOUT_SECONDS', 60, 5, 3600) * 1000;
+  const carrierWait = carrierWaitBudget(connectionTimeoutMs);
+  checkCarrierTimeouts(env, carrierWait);
   return {
     requestTimeoutMs,
     headersTimeoutMs,
-    connectionTimeoutMs: integer(env, 'WAYBILL_CONNECTION_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+    connectionTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'WAYBILL_KEEP_ALIVE_TIMEOUT_SECONDS', 72, 1, 3600) * 1000,
+    carrierWait,
   };
+}
+
+/**
+ * A carrier's own timeout (`WAYBILL_CARRIER_<ID>_TIMEOUT_SECONDS`, how long a booking call waits for it) must fit
+ * in what a booking may wait: longer, the server would close the merchant's connection before the answer. Such
+ * a setting is refused at start-up, naming the socket timeout that would fit it.
+ */
+function checkCarrierTimeouts(env: NodeJS.ProcessEnv, budget: CarrierWaitBudget): void {
+  for (const name of Object.keys(env).sort()) {
+    if (!/^WAYBILL_CARRIER_[A-Z0-9]+_TIMEOUT_SECONDS$/.test(name) || optional(env, name) === null) continue;
+    const seconds = integer(env, name, 0, 1, 600);
+    if (seconds * 1000 <= budget.bookingCallMs) continue;
+    let fits = 5;
+    while (carrierWaitBudget(fits * 1000).bookingCallMs < seconds * 1000) fits++;
+    const connection = (budget.requestMs + budget.answerMs) / 1000;
+    throw new ConfigError(
+      `${name} (${seconds} s) is longer than a booking may wait on its carrier: WAYBILL_CONNECTION_TIMEOUT_SECONDS ` +
+        `(${connection} s) less ${budget.answerMs / 1000} s to write the answer and ${budget.lookupMs / 1000} s to ask the ` +
+        `carrier after a lost answer leaves ${budget.bookingCallMs / 1000} s. Lower ${name}, or raise ` +
+        `WAYBILL_CONNECTION_TIMEOUT_SECONDS to at least ${fits}.`,
+    );
+  }
 }

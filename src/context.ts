@@ -5,6 +5,7 @@ import { type CarrierRegistry, defaultCarrierRegistry } from './carriers/registr
 import { type CarrierToolkit, carrierToolkit } from './carriers/sdk/toolkit.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { CarrierWaits } from './core/carrier-wait.js';
 import { type DatabaseHandle, openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AccountsRepository } from './db/repositories/accounts.repository.js';
@@ -84,6 +85,8 @@ export interface AppContext {
   pudo: PudoService;
   bookings: BookingsService;
   bookingCancellations: BookingCancellations;
+  /** What each request may wait on carriers; stopped with the process (src/core/carrier-wait.ts). */
+  carrierWaits: CarrierWaits;
   labelJob: LabelRenderJob;
   webhookEndpoints: WebhookEndpointsService;
   carrierPush: CarrierPushService;
@@ -257,6 +260,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     pudo,
     bookings,
     bookingCancellations,
+    carrierWaits: new CarrierWaits(config.carrierWait),
     labelJob,
     webhookEndpoints,
     carrierPush,

@@ -35,6 +35,8 @@ export async function startServer(config: Config, options: ContextOptions = {}):
   const stop = () => {
     stopping ??= (async () => {
       const deadline = Date.now() + config.shutdownTimeoutMs;
+      // Requests waiting on a carrier give up in time to answer before the drain closes their connections.
+      context.carrierWaits.stopBy(deadline);
       const workerStopped = context.worker.stop();
       if (!(await drain.close(deadline))) app.log.warn('connections still open at the shutdown deadline were closed');
       await app.close();

@@ -47,13 +47,17 @@ export const pudoSearch: Scenario = {
         const city = SANDBOX_CITIES[i % SANDBOX_CITIES.length];
         return { lat: city.lat + (Math.random() - 0.5) * 0.1, lng: city.lng + (Math.random() - 0.5) * 0.15 };
       });
-      await context.pudo.search(caller, { carrier_reference: 'sb', ...points[0] });
+      await context.pudo.search(caller, { carrier_reference: 'sb', ...points[0] }, context.carrierWaits.begin());
 
       const indexed: number[] = [];
       let started = performance.now();
       for (const point of points) {
         const t0 = performance.now();
-        await context.pudo.search(caller, { carrier_reference: 'sb', lat: point.lat, lng: point.lng, radius_meters: 5_000, limit: 20 });
+        await context.pudo.search(
+          caller,
+          { carrier_reference: 'sb', lat: point.lat, lng: point.lng, radius_meters: 5_000, limit: 20 },
+          context.carrierWaits.begin(),
+        );
         indexed.push(performance.now() - t0);
       }
       const target = latencyMeasurement(

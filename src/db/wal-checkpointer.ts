@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 /**
  * How often the checkpointer copies the write-ahead log back into the database file. A page written several
  * times between two checkpoints is copied once: the poller rewrites the same index pages many times a second,
- * and at one checkpoint a second instead of four it spends 4–16% less CPU per poll (docs/performance.md). A
+ * and at one checkpoint a second instead of four it spends 4–16% less CPU per poll (docs/performance-history.md). A
  * second of the poller's writes (~20 MB) stays far below the automatic checkpoint's backstop (64 MiB).
  */
 const INTERVAL_MS = 1000;

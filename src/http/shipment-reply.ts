@@ -6,7 +6,7 @@ import { ShipmentV5, ShipmentV52 } from '../schemas/shipment-output.schemas.js';
 import { compileSerializer } from './serialization.js';
 
 /**
- * Shipments written into answers. The reader keeps each shipment's rendering (UTF-8 JSON, see docs/performance.md)
+ * Shipments written into answers. The reader keeps each shipment's rendering (UTF-8 JSON, see docs/performance-history.md)
  * without `pod_url`, the v5.2 shape's last field, signed anew for every answer; here the envelope, the rendering
  * and that field are joined into one buffer, without re-encoding the rendering.
  */

@@ -181,7 +181,7 @@ describe('connection limit settings', () => {
     expect(config).toMatchObject({
       requestTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
-      connectionTimeoutMs: 30_000,
+      connectionTimeoutMs: 60_000,
       keepAliveTimeoutMs: 72_000,
       maxHeaderBytes: 16_384,
       jobLeaseMs: 60_000,

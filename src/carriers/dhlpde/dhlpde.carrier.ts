@@ -55,8 +55,12 @@ const SHIPPING_LIMITS: CarrierLimits = {
 /** Location Finder – Unified: one call a second (the portal's Starter level); a daily quota shows as DHL's 429. */
 const LOCATION_LIMITS: CarrierLimits = { ...SHIPPING_LIMITS, concurrent_calls: 1, requests_per_second: 1 };
 
-/** How long a call to the Shipping or Returns API waits for DHL by default; `WAYBILL_CARRIER_DHLPDE_TIMEOUT_SECONDS` sets it. */
-const DEFAULT_TIMEOUT_SECONDS = 60;
+/**
+ * How long a call to the Shipping or Returns API waits for DHL when `WAYBILL_CARRIER_DHLPDE_TIMEOUT_SECONDS` is not
+ * set: no limit of its own, as long as the request may wait (its signal, src/core/carrier-wait.ts: 40 s with the
+ * default socket timeout). A setting longer than that wait is refused at start-up (src/config.ts).
+ */
+const DEFAULT_TIMEOUT_SECONDS = 600;
 
 /** An order answer may carry 30 labels and their customs papers. */
 const ORDER_MAX_BYTES = 64 * 1_048_576;

@@ -1,6 +1,7 @@
 import { canBook } from '../../carriers/booking.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
+import type { CarrierWait } from '../../core/carrier-wait.js';
 import type { BookingRow } from '../../db/repositories/bookings.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -17,7 +18,7 @@ export interface CancelBookingInput extends ShipmentIdentifier {
   booking_uuid?: string;
 }
 
-/** The longest a cancellation waits for the carrier. */
+/** The longest a cancellation waits for the carrier, within what the request may wait. */
 const CANCEL_TIMEOUT_MS = 30_000;
 
 /** The cancelled booking as POST /v5/booking/cancel/ answers it: status `cancelled`, no documents. */
@@ -47,7 +48,7 @@ export class BookingCancellations {
     private readonly clock: Clock,
   ) {}
 
-  async cancel(caller: Caller, input: CancelBookingInput): Promise<CancelledBooking> {
+  async cancel(caller: Caller, input: CancelBookingInput, wait: CarrierWait): Promise<CancelledBooking> {
     if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
     const { booking, shipment, field } = await this.locate(caller, input);
     if (!booking) return this.cancelledBefore(caller, input, shipment, field);
@@ -56,7 +57,7 @@ export class BookingCancellations {
       error.retryAfterSeconds = 5;
       throw error;
     }
-    if (booking.status === 'booked') await this.voidAtCarrier(booking, field);
+    if (booking.status === 'booked') await this.voidAtCarrier(booking, field, wait);
     const now = this.clock.now().toISOString();
     const cancelled = { ...booking, status: 'cancelled', updated_at: now };
     const view = bookingView<never>(cancelled, shipment, [], null);
@@ -85,7 +86,7 @@ export class BookingCancellations {
       return true;
     });
     // A cancellation that ran at the same time archived it first (or a lost answer's booking was settled): answer what it left.
-    if (!archived) return this.cancel(caller, { booking_uuid: booking.booking_uuid });
+    if (!archived) return this.cancel(caller, { booking_uuid: booking.booking_uuid }, wait);
     // The rows went with the booking; their bytes are removed after the commit (left behind, they are only unused).
     for (const document of documents) if (document.file_key) await this.files.delete(document.file_key).catch(() => false);
     return view;
@@ -126,7 +127,7 @@ export class BookingCancellations {
     throw ValidationError.at([field], 'The shipment has no booking to cancel.');
   }
 
-  private async voidAtCarrier(booking: BookingRow, field: string): Promise<void> {
+  private async voidAtCarrier(booking: BookingRow, field: string, wait: CarrierWait): Promise<void> {
     const config = await this.carrierConfigs.resolve(booking.account_id, booking.carrier_reference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
     if (!config || !adapter || !canBook(adapter))
@@ -136,7 +137,7 @@ export class BookingCancellations {
       );
     const result = await adapter.cancel(booking.carrier_shipment_identifier ?? '', config.settings, {
       now: this.clock.now(),
-      signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+      signal: wait.signal(CANCEL_TIMEOUT_MS),
     });
     if (result.status === 'ok') return;
     if (result.retryable)

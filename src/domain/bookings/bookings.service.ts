@@ -3,6 +3,7 @@ import { type BookingCapable, type BookingError, type BookRequest, canBook } fro
 import type { CarrierAdapter } from '../../carriers/carrier.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
+import type { CarrierWait } from '../../core/carrier-wait.js';
 import type { PudoLocation } from '../../core/pudo-location.js';
 import { RETURN_STATUS } from '../../core/return-status.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
@@ -62,13 +63,17 @@ export class BookingsService {
     private readonly staleBookingMs: number,
   ) {}
 
-  async book(caller: Caller, input: BookingInput): Promise<BookingOutcome> {
+  /**
+   * Books the shipment with its carrier. The booking call may take what `wait` leaves less the time kept to ask
+   * the carrier whether it booked when the answer is lost; past it the call counts as such an answer.
+   */
+  async book(caller: Caller, input: BookingInput, wait: CarrierWait): Promise<BookingOutcome> {
     if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
-    const prepared = await this.prepare(caller, input);
+    const prepared = await this.prepare(caller, input, wait);
     const { adapter, settings, request } = prepared;
 
-    const result = await adapter.book(request, settings, { now: this.clock.now() });
-    if (result.status === 'error' && result.outcome_unknown) return this.answerLost(prepared, result.message);
+    const result = await adapter.book(request, settings, { now: this.clock.now(), signal: wait.signal(Infinity, wait.lookupMs) });
+    if (result.status === 'error' && result.outcome_unknown) return this.answerLost(prepared, result.message, wait);
     if (result.status === 'error') {
       await this.repos.bookings.delete(prepared.booking.id);
       if (result.retryable)
@@ -86,11 +91,11 @@ export class BookingsService {
    * a minute later, when "not found" is an answer. Without a lookup the reservation stays until the merchant
    * releases it (POST /v5/booking/cancel/).
    */
-  private async answerLost(prepared: Prepared, message: string): Promise<BookingOutcome> {
+  private async answerLost(prepared: Prepared, message: string, wait: CarrierWait): Promise<BookingOutcome> {
     const { adapter, settings, request, booking } = prepared;
     if (adapter.findBooking) {
       const found = await adapter
-        .findBooking(request, settings, { now: this.clock.now(), signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) })
+        .findBooking(request, settings, { now: this.clock.now(), signal: wait.signal(LOOKUP_TIMEOUT_MS) })
         .catch((error: Error) => ({ status: 'error' as const, retryable: true, message: error.message }));
       if (found.status === 'found') {
         const done = await this.completion.finish(prepared, found.result);
@@ -111,9 +116,9 @@ export class BookingsService {
   }
 
   /** Checks everything and reserves the shipment by recording the booking; throws field errors otherwise. */
-  private async prepare(caller: Caller, input: BookingInput): Promise<Prepared> {
+  private async prepare(caller: Caller, input: BookingInput, wait: CarrierWait): Promise<Prepared> {
     const checked = await this.check(caller, input);
-    const booking = await this.reserve(caller, checked, checked.carrierReference, checked.carrierId);
+    const booking = await this.reserve(caller, checked, checked.carrierReference, checked.carrierId, wait);
     return { ...checked, booking };
   }
 
@@ -121,14 +126,15 @@ export class BookingsService {
    * POST /v5/booking/validate/: every check of a booking, and the carrier's own where it offers one (DHL's
    * validate mode), without booking or reserving anything.
    */
-  async validate(caller: Caller, input: BookingInput): Promise<{ valid: true; carrier_checked: boolean; warnings: string[] }> {
+  async validate(
+    caller: Caller,
+    input: BookingInput,
+    wait: CarrierWait,
+  ): Promise<{ valid: true; carrier_checked: boolean; warnings: string[] }> {
     if (!caller.features.has('booking')) throw new FeatureNotEnabledError('booking');
     const { adapter, settings, request } = await this.check(caller, input);
     if (!adapter.validateBooking) return { valid: true, carrier_checked: false, warnings: [] };
-    const result = await adapter.validateBooking(request, settings, {
-      now: this.clock.now(),
-      signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
-    });
+    const result = await adapter.validateBooking(request, settings, { now: this.clock.now(), signal: wait.signal(LOOKUP_TIMEOUT_MS) });
     if (result.status === 'ok') return { valid: true, carrier_checked: true, warnings: result.warnings ?? [] };
     if (result.retryable) throw new CarrierUnavailableError(`The carrier did not answer (${result.message}). Try again.`);
     throw new ValidationError(carrierErrors(result).result());
@@ -218,6 +224,7 @@ export class BookingsService {
     progress: Omit<Prepared, 'booking'>,
     carrierReference: string,
     carrierId: string,
+    wait: CarrierWait,
   ): Promise<BookingRow> {
     const { shipment, pudo, request } = progress;
     const now = this.clock.now();
@@ -240,11 +247,11 @@ export class BookingsService {
     const age = existing ? now.getTime() - new Date(existing.created_at).getTime() : 0;
     if (existing && existing.status === 'booking' && age > this.staleBookingMs) {
       // Its process is gone, perhaps in the middle of the carrier's call: book again only if the carrier says it did not book.
-      if (await this.settleStale(existing, progress)) {
+      if (await this.settleStale(existing, progress, wait)) {
         const retried = await this.repos.bookings.insertIfNone(row);
         if (retried) return retried;
       }
-      return this.reserve(caller, progress, carrierReference, carrierId);
+      return this.reserve(caller, progress, carrierReference, carrierId, wait);
     }
     if (existing?.status === 'unknown') {
       const error = ValidationError.at(
@@ -270,12 +277,12 @@ export class BookingsService {
    * A reservation whose process died: released when the carrier says it did not book (`true`); completed
    * when it did; kept as `unknown` when the carrier cannot say (no lookup, or the lookup failed).
    */
-  private async settleStale(stale: BookingRow, progress: Omit<Prepared, 'booking'>): Promise<boolean> {
+  private async settleStale(stale: BookingRow, progress: Omit<Prepared, 'booking'>, wait: CarrierWait): Promise<boolean> {
     const { adapter, settings } = progress;
     const request = { ...progress.request, booking_reference: bookingReference(stale.booking_uuid) };
     const found = adapter.findBooking
       ? await adapter
-          .findBooking(request, settings, { now: this.clock.now(), signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) })
+          .findBooking(request, settings, { now: this.clock.now(), signal: wait.signal(LOOKUP_TIMEOUT_MS) })
           .catch((error: Error) => ({ status: 'error' as const, retryable: true, message: error.message }))
       : null;
     if (found?.status === 'not_found') {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CarrierPudoLocation, PudoSearchCapable } from '../../carriers/booking.js';
 import type { CarrierSettings } from '../../carriers/carrier.js';
 import type { Clock } from '../../clock.js';
+import type { CarrierWait } from '../../core/carrier-wait.js';
 import { haversineMeters, type LatLng } from '../../core/geo.js';
 import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
 import type { Repositories } from '../../db/repositories/index.js';
@@ -25,6 +26,8 @@ export interface CarrierSearch {
   radius: number;
   limit: number;
   services?: string[];
+  /** The request's carrier waits: the search waits at most SEARCH_TIMEOUT_MS, and never past the request's end. */
+  wait: CarrierWait;
 }
 
 /** The carrier could not answer a pick-up point search; nothing is wrong with the request. */
@@ -83,7 +86,7 @@ export class CarrierPudoSearch {
         ...(search.services ? { services: search.services } : {}),
       },
       search.settings,
-      { now, signal: AbortSignal.timeout(SEARCH_TIMEOUT_MS) },
+      { now, signal: search.wait.signal(SEARCH_TIMEOUT_MS) },
     );
     if (answer.status === 'error') {
       if (answer.retryable) throw new PudoCarrierUnavailableError(`The carrier did not answer the search (${answer.message}). Try again.`);

@@ -1,6 +1,7 @@
 import { hasPudo, searchesPudo } from '../../carriers/booking.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Clock } from '../../clock.js';
+import type { CarrierWait } from '../../core/carrier-wait.js';
 import { type BoundingBox, boundingBox, EARTH_RADIUS_METERS, haversineMeters, type LatLng } from '../../core/geo.js';
 import { PostalCentroidIndex } from '../../core/postal-centroids.js';
 import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
@@ -34,7 +35,7 @@ export class PudoService {
     this.live = new CarrierPudoSearch(repos, clock);
   }
 
-  async search(caller: Caller, query: PudoQuery): Promise<PudoLocation[]> {
+  async search(caller: Caller, query: PudoQuery, wait: CarrierWait): Promise<PudoLocation[]> {
     const errors = new FieldErrorCollector();
     const config = await this.carrierConfigs.resolve(caller.accountId, query.carrier_reference);
     const adapter = config ? this.carriers.get(config.carrier_id) : undefined;
@@ -70,6 +71,7 @@ export class PudoService {
         radius,
         limit,
         ...(services ? { services } : {}),
+        wait,
       });
     }
     await this.ensureSynced(carrierId);

@@ -60,7 +60,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const result = await app.context.bookings.book(callerOf(request), request.body);
+      const result = await app.context.bookings.book(callerOf(request), request.body, app.context.carrierWaits.begin());
       // A label the carrier delivers later is HTTP 299, as the interface says.
       const status = result.kind === 'label_pending' ? 299 : 200;
       return reply.code(status).send({ api_response: String(status), data: result.booking });
@@ -90,7 +90,10 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => ({ api_response: '200', data: await app.context.bookings.validate(callerOf(request), request.body) }),
+    async (request) => ({
+      api_response: '200',
+      data: await app.context.bookings.validate(callerOf(request), request.body, app.context.carrierWaits.begin()),
+    }),
   );
 
   app.post(
@@ -115,7 +118,7 @@ export const bookingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const cancelled = await app.context.bookingCancellations.cancel(callerOf(request), request.body);
+      const cancelled = await app.context.bookingCancellations.cancel(callerOf(request), request.body, app.context.carrierWaits.begin());
       return { api_response: '200', data: cancelled };
     },
   );

@@ -19,6 +19,9 @@ export const pudoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Array(PudoLocationSchema)), ...merchantErrors, 503: Type.Ref('ErrorEnvelope') },
       },
     },
-    async (request) => ({ api_response: '200', data: await app.context.pudo.search(callerOf(request), request.query) }),
+    async (request) => ({
+      api_response: '200',
+      data: await app.context.pudo.search(callerOf(request), request.query, app.context.carrierWaits.begin()),
+    }),
   );
 };
