@@ -109,6 +109,16 @@ export interface ExpectedDelivery {
   to: string;
 }
 
+/** An aggregator's courier of a parcel (src/carriers/aggregator.ts). */
+export interface CarrierOfRecord {
+  /** The courier's name: Waybill's own carrier's where the code maps to one, else the aggregator's. */
+  name: string;
+  /** The aggregator's code for the courier (Ship24 `royal-mail`, 17TRACK `11031`). */
+  courier_code: string;
+  /** Waybill's id of the same carrier where there is one (`royalm`), else null. */
+  carrier_id: string | null;
+}
+
 /** A carrier failure, as data: adapters never throw for the carrier's or the network's faults. */
 export interface CarrierError {
   status: 'error';
@@ -162,6 +172,8 @@ export type TrackResult =
        * the caller stored and given back as `known_answer` in later requests.
        */
       fingerprint?: string;
+      /** Aggregators: the courier that carries the parcel, shown as the shipment's carrier (src/carriers/aggregator.ts). */
+      carrier_of_record?: CarrierOfRecord;
     }
   /**
    * The carrier's data for the number is exactly what the request's `known_answer` was made from: the answer

@@ -36,11 +36,22 @@ export class CarrierMetrics {
     labelNames: ['carrier', 'code'],
     registers: [this.registry],
   });
+  private readonly registrations = new client.Counter({
+    name: 'waybill_carrier_registrations_total',
+    help: 'Tracking numbers registered with an aggregator (each billed once), by carrier',
+    labelNames: ['carrier'],
+    registers: [this.registry],
+  });
   private readonly codesSeen = new Map<string, Set<string>>();
 
   call(carrier: string, outcome: CallOutcome, seconds: number): void {
     this.requests.inc({ carrier, outcome });
     this.latency.observe({ carrier }, seconds);
+  }
+
+  /** Numbers an aggregator accepted for tracking (each billed once). */
+  registered(carrier: string, count: number): void {
+    if (count > 0) this.registrations.inc({ carrier }, count);
   }
 
   unmappedCode(carrier: string, code: string): void {

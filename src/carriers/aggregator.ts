@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { CarrierError, CarrierSettings } from './carrier.js';
+
+export type { CarrierOfRecord } from './carrier.js';
+
+/**
+ * Tracking aggregators (Ship24, 17TRACK) follow the numbers of many couriers behind one key: one adapter makes
+ * every carrier they follow trackable. They differ from a carrier in three ways, each part of this contract:
+ * - they name the courier that actually carries the parcel (the carrier of record), which the shipment shows;
+ * - they bill per number registered, so a number is registered once: by the adapter's `track`, only when the
+ *   aggregator says it does not know the number yet (never again on a retry or after a restart), counted in
+ *   `waybill_carrier_registrations_total`;
+ * - tracking a number costs until it is stopped, so the service stops it (`stopTracking`) once the shipment's
+ *   tracking ends (a final phase, the tracking window run out, the number or carrier changed).
+ * The part of an aggregator adapter that ends what it bills for.
+ */
+export interface TrackingRegistrar {
+  /** Numbers are registered with the aggregator, once each, by `track`. */
+  readonly registersNumbers: true;
+  /**
+   * Stops tracking these numbers at the aggregator. A number it no longer knows counts as stopped. Never throws:
+   * a failure is data, retried by the job that calls it.
+   */
+  stopTracking(
+    numbers: readonly string[],
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | CarrierError>;
+}
+
+export function registersNumbers(adapter: object): adapter is TrackingRegistrar {
+  const registrar = adapter as Partial<TrackingRegistrar>;
+  return registrar.registersNumbers === true && typeof registrar.stopTracking === 'function';
+}
+
+/**
+ * The setting that makes an aggregator's configuration the account's fallback: a shipment whose number no direct
+ * configuration of the account claims is tracked through it (src/domain/shipments/tracking-detection.ts).
+ */
+export const FallbackSetting = Type.Optional(
+  Type.Boolean({
+    description:
+      'Track through this configuration every shipment given without carrier_reference whose number no other configuration of the account claims',
+  }),
+);
+
+/** Whether a configuration's settings mark it as the account's fallback. */
+export function isFallback(settings: CarrierSettings): boolean {
+  return settings.fallback === true;
+}
