@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable, NullableMembers, ReadOnly } from './common.js';
 
 const str = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 
@@ -31,7 +31,13 @@ const addressFields = {
 
 export const ADDRESS_FIELDS = Object.keys(addressFields) as Array<keyof typeof addressFields>;
 
-export const AddressInput = Type.Partial(Type.Object(addressFields, { additionalProperties: false }), { additionalProperties: false });
+const addressMembers = NullableMembers(addressFields);
+
+/** An address as written: any of its fields, each may be null (read as left out). */
+export const AddressInput = Type.Partial(Type.Object(addressMembers), { additionalProperties: false });
+
+/** An address on update, as the details show it: `full`, composed on output, is accepted and ignored. */
+export const AddressUpdateInput = Type.Partial(Type.Object({ ...addressMembers, full: ReadOnly() }), { additionalProperties: false });
 
 export const AddressOutput = Type.Object({
   ...Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, Nullable(Type.String())])),

@@ -1,7 +1,26 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { type TNull, type TProperties, type TSchema, type TUnion, Type } from '@sinclair/typebox';
 
 /** Nullable helper: `T|null` in the interface's notation. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** `T|null` with T's description on the union, where the OpenAPI document and the typed client show it. */
+export const NullableDescribed = <T extends TSchema>(schema: T) =>
+  Type.Union([schema, Type.Null()], schema.description ? { description: schema.description } : {});
+
+/**
+ * Every member of an input object made nullable: the details show an empty member as null, so a body read from
+ * them has nulls where nothing is stored. The service reads such a null as the member left out.
+ */
+export const NullableMembers = <T extends TProperties>(members: T) =>
+  Object.fromEntries(Object.entries(members).map(([key, schema]) => [key, NullableDescribed(schema)])) as {
+    [K in keyof T]: TUnion<[T[K], TNull]>;
+  };
+
+/**
+ * A field of the details that an update does not write (a uuid, a date, the status, the events…): accepted with
+ * any value and ignored, so the details can be sent back whole.
+ */
+export const ReadOnly = () => Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: accepted and ignored' }));
 
 /** A success envelope: `{"api_response": "200", "data": ...}`. */
 export const Envelope = <T extends TSchema>(data: T) =>

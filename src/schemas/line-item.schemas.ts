@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable, NullableMembers } from './common.js';
 
 /** Custom fields: keys up to 50 characters, values up to 150. */
 export const CustomFields = Type.Record(
@@ -23,7 +23,7 @@ const lineItemFields = {
   product_origin_country_code: Type.String({ minLength: 2, maxLength: 2 }),
   hs_code: Type.String({ maxLength: 20 }),
   customs_description: Type.String({ maxLength: 500 }),
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
   product_image_url: Type.String({ maxLength: 1024, format: 'uri' }),
   product_url: Type.String({ maxLength: 1024, format: 'uri' }),
   product_weight: amount(),
@@ -44,7 +44,15 @@ const lineItemFields = {
 
 export const LINE_ITEM_FIELDS = Object.keys(lineItemFields) as Array<keyof typeof lineItemFields>;
 
-export const LineItemInput = Type.Partial(Type.Object(lineItemFields), { additionalProperties: false });
+/** A line item as written: any of its fields, each may be null (read as left out; `quantity` is then 1). */
+export const LineItemInput = Type.Partial(
+  Type.Object({
+    ...NullableMembers(lineItemFields),
+    // On the union, not inside it: a default inside a branch is not applied.
+    quantity: Type.Union([lineItemFields.quantity, Type.Null()], { default: 1 }),
+  }),
+  { additionalProperties: false },
+);
 
 const numberOrNull = () => Nullable(Type.Number());
 export const LineItemOutput = Type.Object({

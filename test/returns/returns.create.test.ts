@@ -127,6 +127,27 @@ describe('POST /v5/return/', () => {
     expect(ignored.headers['waybill-ignored-fields']).toBe('colour');
   });
 
+  it('reads line item prices sent as null as left out when it calculates the refund', async () => {
+    const id = nextId();
+    const body = standardReturn(id);
+    const [shirt, socks] = body.shipment.line_items;
+    const res = await post({
+      ...body,
+      shipment: {
+        ...body.shipment,
+        line_items: [
+          { ...shirt, quantity: null, total_price: null },
+          { ...socks, product_cost: null, product_id: null },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const details = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: id })).json().data;
+    // 20 × 1 (no quantity is one) + 5.50.
+    expect(details.returns).toMatchObject({ total_refund_amount: '25.50', refund_is_calculated: true });
+    expect(details.line_items.map((item: { quantity: number }) => item.quantity)).toEqual([1, 1]);
+  });
+
   it('refuses a return_id already used in the account', async () => {
     const first = standardReturn(nextId());
     expect((await post(first)).statusCode).toBe(200);

@@ -2068,53 +2068,65 @@ export interface paths {
                             [key: string]: string | number | boolean | null;
                         };
                         additional_reference?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly all_events?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly carrier?: unknown;
                         carrier_reference?: string | null;
                         cod_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly collection_point?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly created_date?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly current_phase?: unknown;
                         description_of_goods?: string | null;
                         dimensions?: {
-                            height: number;
-                            length: number;
-                            /** @enum {string} */
-                            unit?: "cm";
-                            width: number;
+                            height: number | null;
+                            length: number | null;
+                            unit?: "cm" | null;
+                            width: number | null;
                         } | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly documents?: unknown;
                         expected_delivery?: {
                             from?: string | null;
                             to?: string | null;
                         } | null;
                         from_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         handling_instructions?: string | null;
                         item_count?: number | null;
@@ -2122,44 +2134,46 @@ export interface paths {
                             /** @description Custom fields; keys max 50 characters, values max 150 */
                             additional_info?: {
                                 [key: string]: string | number | boolean | null;
-                            };
+                            } | null;
                             /** @description ISO 4217; the same across all line items */
-                            currency_code?: string;
-                            customs_description?: string;
-                            discount_amount?: number;
-                            hs_code?: string;
-                            line_item_weight?: number;
-                            line_item_weight_unit?: string;
-                            misc_cost?: number;
-                            product_category?: string;
-                            product_cost?: number;
-                            product_description?: string;
-                            product_id?: string;
-                            /** Format: uri */
-                            product_image_url?: string;
-                            product_name?: string;
-                            product_origin_country_code?: string;
+                            currency_code?: string | null;
+                            customs_description?: string | null;
+                            discount_amount?: number | null;
+                            hs_code?: string | null;
+                            line_item_weight?: number | null;
+                            line_item_weight_unit?: string | null;
+                            misc_cost?: number | null;
+                            product_category?: string | null;
+                            product_cost?: number | null;
+                            product_description?: string | null;
+                            product_id?: string | null;
+                            product_image_url?: string | null;
+                            product_name?: string | null;
+                            product_origin_country_code?: string | null;
                             /** @description e.g. an SKU */
-                            product_reference?: string;
-                            /** Format: uri */
-                            product_url?: string;
-                            product_weight?: number;
-                            product_weight_unit?: string;
+                            product_reference?: string | null;
+                            product_url?: string | null;
+                            product_weight?: number | null;
+                            product_weight_unit?: string | null;
                             /** @default 1 */
-                            quantity?: number;
-                            return_id?: string;
-                            return_reason?: string;
-                            subtotal_cost?: number;
-                            tax_amount?: number;
-                            total_price?: number;
+                            quantity?: number | null;
+                            return_id?: string | null;
+                            return_reason?: string | null;
+                            subtotal_cost?: number | null;
+                            tax_amount?: number | null;
+                            total_price?: number | null;
                         }[];
                         linked_shipments?: {
+                            /** @description Read-only: accepted and ignored */
+                            readonly carrier?: unknown;
                             carrier_reference: string;
                             tracking_number: string;
                         }[];
                         note?: string | null;
                         notification_email?: string[];
                         notification_phone?: string[];
+                        /** @description Read-only: accepted and ignored */
+                        readonly order?: unknown;
                         order_id?: string | null;
                         order_reference?: string | null;
                         order_source_name?: string | null;
@@ -2167,162 +2181,186 @@ export interface paths {
                         packaging_type?: string | null;
                         parcel_recipient_information?: string | null;
                         payment_type?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly pod_url?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly rating?: unknown;
                         recipient_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         return_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly returns?: unknown;
                         sales_channel?: string | null;
                         sender_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         /** @description Cannot change */
-                        shipment_id?: string;
+                        shipment_id?: string | null;
                         shipment_reference?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly shipment_type?: unknown;
+                        /**
+                         * Format: uuid
+                         * @description Read-only: the shipment's own, or a 4030
+                         */
+                        shipment_uuid?: string;
                         shipment_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         shipping_costs?: {
                             name: string;
-                            reference?: string;
+                            reference?: string | null;
                             total_cost: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             };
                             unit_cost?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
-                            };
+                                currency: string | null;
+                            } | null;
                             unit_quantity?: number | null;
                         }[];
                         shipping_service?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly source?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly status?: unknown;
                         tags?: string[];
                         to_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         total_shipping_cost?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         tracking_number?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly tracking_page_reference?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly updated_date?: unknown;
                         weight?: {
-                            amount: number;
-                            /** @enum {string} */
-                            unit?: "g";
+                            amount: number | null;
+                            unit?: "g" | null;
                         } | null;
                     };
                 };
@@ -4797,51 +4835,49 @@ export interface paths {
                             additional_reference?: string | null;
                             carrier_reference?: string | null;
                             cod_value?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             } | null;
                             description_of_goods?: string | null;
                             dimensions?: {
-                                height: number;
-                                length: number;
-                                /** @enum {string} */
-                                unit?: "cm";
-                                width: number;
+                                height: number | null;
+                                length: number | null;
+                                unit?: "cm" | null;
+                                width: number | null;
                             } | null;
                             expected_delivery?: {
                                 from?: string | null;
                                 to?: string | null;
                             } | null;
                             from_address?: {
-                                address_name?: string;
-                                city?: string;
-                                company?: string;
+                                address_name?: string | null;
+                                city?: string | null;
+                                company?: string | null;
                                 /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                                country?: string;
+                                country?: string | null;
                                 /** @description ISO 3166-1 alpha-2; give this or country */
-                                country_code?: string;
-                                /** Format: email */
-                                email?: string;
-                                entity_reference?: string;
+                                country_code?: string | null;
+                                email?: string | null;
+                                entity_reference?: string | null;
                                 /** @description + followed by up to 15 digits */
-                                fax?: string;
+                                fax?: string | null;
                                 /** @description First or full name */
-                                first_name?: string;
-                                house_number?: string;
-                                last_name?: string;
-                                line1?: string;
-                                line2?: string;
-                                line3?: string;
-                                location_type?: string;
+                                first_name?: string | null;
+                                house_number?: string | null;
+                                last_name?: string | null;
+                                line1?: string | null;
+                                line2?: string | null;
+                                line3?: string | null;
+                                location_type?: string | null;
                                 /** @description +, country calling code, number */
-                                phone?: string;
-                                postal_code?: string;
-                                region?: string;
-                                salutation?: string;
-                                state_or_province?: string;
-                                street_name?: string;
-                                tax_id?: string;
+                                phone?: string | null;
+                                postal_code?: string | null;
+                                region?: string | null;
+                                salutation?: string | null;
+                                state_or_province?: string | null;
+                                street_name?: string | null;
+                                tax_id?: string | null;
                             } | null;
                             handling_instructions?: string | null;
                             item_count?: number | null;
@@ -4849,36 +4885,34 @@ export interface paths {
                                 /** @description Custom fields; keys max 50 characters, values max 150 */
                                 additional_info?: {
                                     [key: string]: string | number | boolean | null;
-                                };
+                                } | null;
                                 /** @description ISO 4217; the same across all line items */
-                                currency_code?: string;
-                                customs_description?: string;
-                                discount_amount?: number;
-                                hs_code?: string;
-                                line_item_weight?: number;
-                                line_item_weight_unit?: string;
-                                misc_cost?: number;
-                                product_category?: string;
-                                product_cost?: number;
-                                product_description?: string;
-                                product_id?: string;
-                                /** Format: uri */
-                                product_image_url?: string;
-                                product_name?: string;
-                                product_origin_country_code?: string;
+                                currency_code?: string | null;
+                                customs_description?: string | null;
+                                discount_amount?: number | null;
+                                hs_code?: string | null;
+                                line_item_weight?: number | null;
+                                line_item_weight_unit?: string | null;
+                                misc_cost?: number | null;
+                                product_category?: string | null;
+                                product_cost?: number | null;
+                                product_description?: string | null;
+                                product_id?: string | null;
+                                product_image_url?: string | null;
+                                product_name?: string | null;
+                                product_origin_country_code?: string | null;
                                 /** @description e.g. an SKU */
-                                product_reference?: string;
-                                /** Format: uri */
-                                product_url?: string;
-                                product_weight?: number;
-                                product_weight_unit?: string;
+                                product_reference?: string | null;
+                                product_url?: string | null;
+                                product_weight?: number | null;
+                                product_weight_unit?: string | null;
                                 /** @default 1 */
-                                quantity?: number;
-                                return_id?: string;
-                                return_reason?: string;
-                                subtotal_cost?: number;
-                                tax_amount?: number;
-                                total_price?: number;
+                                quantity?: number | null;
+                                return_id?: string | null;
+                                return_reason?: string | null;
+                                subtotal_cost?: number | null;
+                                tax_amount?: number | null;
+                                total_price?: number | null;
                             }[];
                             linked_shipments?: {
                                 carrier_reference: string;
@@ -4895,161 +4929,156 @@ export interface paths {
                             parcel_recipient_information?: string | null;
                             payment_type?: string | null;
                             recipient_address?: {
-                                address_name?: string;
-                                city?: string;
-                                company?: string;
+                                address_name?: string | null;
+                                city?: string | null;
+                                company?: string | null;
                                 /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                                country?: string;
+                                country?: string | null;
                                 /** @description ISO 3166-1 alpha-2; give this or country */
-                                country_code?: string;
-                                /** Format: email */
-                                email?: string;
-                                entity_reference?: string;
+                                country_code?: string | null;
+                                email?: string | null;
+                                entity_reference?: string | null;
                                 /** @description + followed by up to 15 digits */
-                                fax?: string;
+                                fax?: string | null;
                                 /** @description First or full name */
-                                first_name?: string;
-                                house_number?: string;
-                                last_name?: string;
-                                line1?: string;
-                                line2?: string;
-                                line3?: string;
-                                location_type?: string;
+                                first_name?: string | null;
+                                house_number?: string | null;
+                                last_name?: string | null;
+                                line1?: string | null;
+                                line2?: string | null;
+                                line3?: string | null;
+                                location_type?: string | null;
                                 /** @description +, country calling code, number */
-                                phone?: string;
-                                postal_code?: string;
-                                region?: string;
-                                salutation?: string;
-                                state_or_province?: string;
-                                street_name?: string;
-                                tax_id?: string;
+                                phone?: string | null;
+                                postal_code?: string | null;
+                                region?: string | null;
+                                salutation?: string | null;
+                                state_or_province?: string | null;
+                                street_name?: string | null;
+                                tax_id?: string | null;
                             } | null;
                             return_address?: {
-                                address_name?: string;
-                                city?: string;
-                                company?: string;
+                                address_name?: string | null;
+                                city?: string | null;
+                                company?: string | null;
                                 /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                                country?: string;
+                                country?: string | null;
                                 /** @description ISO 3166-1 alpha-2; give this or country */
-                                country_code?: string;
-                                /** Format: email */
-                                email?: string;
-                                entity_reference?: string;
+                                country_code?: string | null;
+                                email?: string | null;
+                                entity_reference?: string | null;
                                 /** @description + followed by up to 15 digits */
-                                fax?: string;
+                                fax?: string | null;
                                 /** @description First or full name */
-                                first_name?: string;
-                                house_number?: string;
-                                last_name?: string;
-                                line1?: string;
-                                line2?: string;
-                                line3?: string;
-                                location_type?: string;
+                                first_name?: string | null;
+                                house_number?: string | null;
+                                last_name?: string | null;
+                                line1?: string | null;
+                                line2?: string | null;
+                                line3?: string | null;
+                                location_type?: string | null;
                                 /** @description +, country calling code, number */
-                                phone?: string;
-                                postal_code?: string;
-                                region?: string;
-                                salutation?: string;
-                                state_or_province?: string;
-                                street_name?: string;
-                                tax_id?: string;
+                                phone?: string | null;
+                                postal_code?: string | null;
+                                region?: string | null;
+                                salutation?: string | null;
+                                state_or_province?: string | null;
+                                street_name?: string | null;
+                                tax_id?: string | null;
                             } | null;
                             sales_channel?: string | null;
                             sender_address?: {
-                                address_name?: string;
-                                city?: string;
-                                company?: string;
+                                address_name?: string | null;
+                                city?: string | null;
+                                company?: string | null;
                                 /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                                country?: string;
+                                country?: string | null;
                                 /** @description ISO 3166-1 alpha-2; give this or country */
-                                country_code?: string;
-                                /** Format: email */
-                                email?: string;
-                                entity_reference?: string;
+                                country_code?: string | null;
+                                email?: string | null;
+                                entity_reference?: string | null;
                                 /** @description + followed by up to 15 digits */
-                                fax?: string;
+                                fax?: string | null;
                                 /** @description First or full name */
-                                first_name?: string;
-                                house_number?: string;
-                                last_name?: string;
-                                line1?: string;
-                                line2?: string;
-                                line3?: string;
-                                location_type?: string;
+                                first_name?: string | null;
+                                house_number?: string | null;
+                                last_name?: string | null;
+                                line1?: string | null;
+                                line2?: string | null;
+                                line3?: string | null;
+                                location_type?: string | null;
                                 /** @description +, country calling code, number */
-                                phone?: string;
-                                postal_code?: string;
-                                region?: string;
-                                salutation?: string;
-                                state_or_province?: string;
-                                street_name?: string;
-                                tax_id?: string;
+                                phone?: string | null;
+                                postal_code?: string | null;
+                                region?: string | null;
+                                salutation?: string | null;
+                                state_or_province?: string | null;
+                                street_name?: string | null;
+                                tax_id?: string | null;
                             } | null;
                             /** @description Caller's identifier, unique in the account */
                             shipment_id: string;
                             shipment_reference?: string | null;
                             shipment_value?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             } | null;
                             shipping_costs?: {
                                 name: string;
-                                reference?: string;
+                                reference?: string | null;
                                 total_cost: {
-                                    amount: number;
+                                    amount: number | null;
                                     /** @description ISO 4217 */
-                                    currency: string;
+                                    currency: string | null;
                                 };
                                 unit_cost?: {
-                                    amount: number;
+                                    amount: number | null;
                                     /** @description ISO 4217 */
-                                    currency: string;
-                                };
+                                    currency: string | null;
+                                } | null;
                                 unit_quantity?: number | null;
                             }[];
                             shipping_service?: string | null;
                             tags?: string[];
                             to_address?: {
-                                address_name?: string;
-                                city?: string;
-                                company?: string;
+                                address_name?: string | null;
+                                city?: string | null;
+                                company?: string | null;
                                 /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                                country?: string;
+                                country?: string | null;
                                 /** @description ISO 3166-1 alpha-2; give this or country */
-                                country_code?: string;
-                                /** Format: email */
-                                email?: string;
-                                entity_reference?: string;
+                                country_code?: string | null;
+                                email?: string | null;
+                                entity_reference?: string | null;
                                 /** @description + followed by up to 15 digits */
-                                fax?: string;
+                                fax?: string | null;
                                 /** @description First or full name */
-                                first_name?: string;
-                                house_number?: string;
-                                last_name?: string;
-                                line1?: string;
-                                line2?: string;
-                                line3?: string;
-                                location_type?: string;
+                                first_name?: string | null;
+                                house_number?: string | null;
+                                last_name?: string | null;
+                                line1?: string | null;
+                                line2?: string | null;
+                                line3?: string | null;
+                                location_type?: string | null;
                                 /** @description +, country calling code, number */
-                                phone?: string;
-                                postal_code?: string;
-                                region?: string;
-                                salutation?: string;
-                                state_or_province?: string;
-                                street_name?: string;
-                                tax_id?: string;
+                                phone?: string | null;
+                                postal_code?: string | null;
+                                region?: string | null;
+                                salutation?: string | null;
+                                state_or_province?: string | null;
+                                street_name?: string | null;
+                                tax_id?: string | null;
                             } | null;
                             total_shipping_cost?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             } | null;
                             tracking_number?: string | null;
                             weight?: {
-                                amount: number;
-                                /** @enum {string} */
-                                unit?: "g";
+                                amount: number | null;
+                                unit?: "g" | null;
                             } | null;
                         };
                     };
@@ -5305,51 +5334,49 @@ export interface paths {
                         additional_reference?: string | null;
                         carrier_reference?: string | null;
                         cod_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         description_of_goods?: string | null;
                         dimensions?: {
-                            height: number;
-                            length: number;
-                            /** @enum {string} */
-                            unit?: "cm";
-                            width: number;
+                            height: number | null;
+                            length: number | null;
+                            unit?: "cm" | null;
+                            width: number | null;
                         } | null;
                         expected_delivery?: {
                             from?: string | null;
                             to?: string | null;
                         } | null;
                         from_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         handling_instructions?: string | null;
                         item_count?: number | null;
@@ -5357,36 +5384,34 @@ export interface paths {
                             /** @description Custom fields; keys max 50 characters, values max 150 */
                             additional_info?: {
                                 [key: string]: string | number | boolean | null;
-                            };
+                            } | null;
                             /** @description ISO 4217; the same across all line items */
-                            currency_code?: string;
-                            customs_description?: string;
-                            discount_amount?: number;
-                            hs_code?: string;
-                            line_item_weight?: number;
-                            line_item_weight_unit?: string;
-                            misc_cost?: number;
-                            product_category?: string;
-                            product_cost?: number;
-                            product_description?: string;
-                            product_id?: string;
-                            /** Format: uri */
-                            product_image_url?: string;
-                            product_name?: string;
-                            product_origin_country_code?: string;
+                            currency_code?: string | null;
+                            customs_description?: string | null;
+                            discount_amount?: number | null;
+                            hs_code?: string | null;
+                            line_item_weight?: number | null;
+                            line_item_weight_unit?: string | null;
+                            misc_cost?: number | null;
+                            product_category?: string | null;
+                            product_cost?: number | null;
+                            product_description?: string | null;
+                            product_id?: string | null;
+                            product_image_url?: string | null;
+                            product_name?: string | null;
+                            product_origin_country_code?: string | null;
                             /** @description e.g. an SKU */
-                            product_reference?: string;
-                            /** Format: uri */
-                            product_url?: string;
-                            product_weight?: number;
-                            product_weight_unit?: string;
+                            product_reference?: string | null;
+                            product_url?: string | null;
+                            product_weight?: number | null;
+                            product_weight_unit?: string | null;
                             /** @default 1 */
-                            quantity?: number;
-                            return_id?: string;
-                            return_reason?: string;
-                            subtotal_cost?: number;
-                            tax_amount?: number;
-                            total_price?: number;
+                            quantity?: number | null;
+                            return_id?: string | null;
+                            return_reason?: string | null;
+                            subtotal_cost?: number | null;
+                            tax_amount?: number | null;
+                            total_price?: number | null;
                         }[];
                         linked_shipments?: {
                             carrier_reference: string;
@@ -5403,161 +5428,156 @@ export interface paths {
                         parcel_recipient_information?: string | null;
                         payment_type?: string | null;
                         recipient_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         return_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         sales_channel?: string | null;
                         sender_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         /** @description Caller's identifier, unique in the account */
                         shipment_id: string;
                         shipment_reference?: string | null;
                         shipment_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         shipping_costs?: {
                             name: string;
-                            reference?: string;
+                            reference?: string | null;
                             total_cost: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             };
                             unit_cost?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
-                            };
+                                currency: string | null;
+                            } | null;
                             unit_quantity?: number | null;
                         }[];
                         shipping_service?: string | null;
                         tags?: string[];
                         to_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         total_shipping_cost?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         tracking_number?: string | null;
                         weight?: {
-                            amount: number;
-                            /** @enum {string} */
-                            unit?: "g";
+                            amount: number | null;
+                            unit?: "g" | null;
                         } | null;
                     };
                 };
@@ -6589,63 +6609,77 @@ export interface paths {
                             [key: string]: string | number | boolean | null;
                         };
                         additional_reference?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly all_events?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly carrier?: unknown;
                         carrier_reference?: string | null;
                         cod_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly created_date?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly current_phase?: unknown;
                         description_of_goods?: string | null;
                         dimensions?: {
-                            height: number;
-                            length: number;
-                            /** @enum {string} */
-                            unit?: "cm";
-                            width: number;
+                            height: number | null;
+                            length: number | null;
+                            unit?: "cm" | null;
+                            width: number | null;
                         } | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly documents?: unknown;
                         expected_delivery?: {
                             from?: string | null;
                             to?: string | null;
                         } | null;
                         from_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         handling_instructions?: string | null;
                         item_count?: number | null;
                         linked_shipments?: {
+                            /** @description Read-only: accepted and ignored */
+                            readonly carrier?: unknown;
                             carrier_reference: string;
                             tracking_number: string;
                         }[];
                         note?: string | null;
                         notification_email?: string[];
                         notification_phone?: string[];
+                        /** @description Read-only: accepted and ignored */
+                        readonly order?: unknown;
                         order_id?: string | null;
                         order_reference?: string | null;
                         order_source_name?: string | null;
@@ -6653,161 +6687,177 @@ export interface paths {
                         packaging_type?: string | null;
                         payment_type?: string | null;
                         recipient_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         return_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         sales_channel?: string | null;
                         sender_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         /** @description Cannot change */
-                        shipment_id?: string;
+                        shipment_id?: string | null;
                         shipment_reference?: string | null;
+                        /**
+                         * Format: uuid
+                         * @description Read-only: the shipment's own, or a 4030
+                         */
+                        shipment_uuid?: string;
                         shipment_value?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         shipping_costs?: {
                             name: string;
-                            reference?: string;
+                            reference?: string | null;
                             total_cost: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
+                                currency: string | null;
                             };
                             unit_cost?: {
-                                amount: number;
+                                amount: number | null;
                                 /** @description ISO 4217 */
-                                currency: string;
-                            };
+                                currency: string | null;
+                            } | null;
                             unit_quantity?: number | null;
                         }[];
                         shipping_service?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly source?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly status?: unknown;
                         tags?: string[];
                         to_address?: {
-                            address_name?: string;
-                            city?: string;
-                            company?: string;
+                            address_name?: string | null;
+                            city?: string | null;
+                            company?: string | null;
                             /** @description Country name, resolved and stored as the identified name; give this or country_code */
-                            country?: string;
+                            country?: string | null;
                             /** @description ISO 3166-1 alpha-2; give this or country */
-                            country_code?: string;
-                            /** Format: email */
-                            email?: string;
-                            entity_reference?: string;
+                            country_code?: string | null;
+                            email?: string | null;
+                            entity_reference?: string | null;
                             /** @description + followed by up to 15 digits */
-                            fax?: string;
+                            fax?: string | null;
                             /** @description First or full name */
-                            first_name?: string;
-                            house_number?: string;
-                            last_name?: string;
-                            line1?: string;
-                            line2?: string;
-                            line3?: string;
-                            location_type?: string;
+                            first_name?: string | null;
+                            /** @description Read-only: accepted and ignored */
+                            readonly full?: unknown;
+                            house_number?: string | null;
+                            last_name?: string | null;
+                            line1?: string | null;
+                            line2?: string | null;
+                            line3?: string | null;
+                            location_type?: string | null;
                             /** @description +, country calling code, number */
-                            phone?: string;
-                            postal_code?: string;
-                            region?: string;
-                            salutation?: string;
-                            state_or_province?: string;
-                            street_name?: string;
-                            tax_id?: string;
+                            phone?: string | null;
+                            postal_code?: string | null;
+                            region?: string | null;
+                            salutation?: string | null;
+                            state_or_province?: string | null;
+                            street_name?: string | null;
+                            tax_id?: string | null;
                         } | null;
                         total_shipping_cost?: {
-                            amount: number;
+                            amount: number | null;
                             /** @description ISO 4217 */
-                            currency: string;
+                            currency: string | null;
                         } | null;
                         tracking_number?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly tracking_page_reference?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly updated_date?: unknown;
                         weight?: {
-                            amount: number;
-                            /** @enum {string} */
-                            unit?: "g";
+                            amount: number | null;
+                            unit?: "g" | null;
                         } | null;
                     };
                 };

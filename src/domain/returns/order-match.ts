@@ -3,8 +3,8 @@ import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import { FieldErrorCollector, type FieldErrors } from '../errors.js';
 
 interface ItemRef {
-  product_id?: string;
-  product_reference?: string;
+  product_id?: string | null;
+  product_reference?: string | null;
 }
 
 /**

@@ -4,10 +4,11 @@ export function amountText(value: number | string | null | undefined): string | 
   return Number(value).toFixed(2);
 }
 
+/** A line item's prices as sent: a member may be null, read as left out. */
 interface PricedItem {
-  quantity?: number;
-  product_cost?: number;
-  total_price?: number;
+  quantity?: number | null;
+  product_cost?: number | null;
+  total_price?: number | null;
 }
 
 /**
@@ -18,10 +19,10 @@ export function calculatedRefund(items: readonly PricedItem[]): string | null {
   let priced = false;
   let total = 0;
   for (const item of items) {
-    if (item.total_price !== undefined) {
+    if (typeof item.total_price === 'number') {
       total += item.total_price;
       priced = true;
-    } else if (item.product_cost !== undefined) {
+    } else if (typeof item.product_cost === 'number') {
       total += item.product_cost * (item.quantity ?? 1);
       priced = true;
     }

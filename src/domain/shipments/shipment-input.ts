@@ -5,7 +5,10 @@ import type { FieldErrorCollector } from '../errors.js';
 import { countryByCode, countryByName, isCurrency, isPhoneNumber } from '../reference-data.js';
 
 type Address = Record<string, string>;
+type Json = Record<string, unknown>;
 type Path = Array<string | number>;
+
+const REQUIRED = 'This field is required.';
 
 /** Looks up whether a carrier_reference is configured in the account, and its carrier id. */
 export type CarrierLookup = (carrierReference: string) => Promise<{ carrier_id: string } | undefined>;
@@ -20,6 +23,7 @@ export async function checkShipmentInput(
   lookupCarrier: CarrierLookup,
   errors: FieldErrorCollector,
 ): Promise<ShipmentWrite> {
+  input = withNullMembersAbsent(input);
   const out: ShipmentWrite = { ...input };
   // "" is refused by the schema; text of spaces only names nothing either.
   if (typeof input.shipment_id === 'string' && input.shipment_id !== '' && input.shipment_id.trim() === '') {
@@ -34,11 +38,16 @@ export async function checkShipmentInput(
   });
   for (const field of ['shipment_value', 'total_shipping_cost', 'cod_value'] as const) {
     const money = input[field];
-    if (money) checkCurrency(money.currency, [field, 'currency'], errors);
+    if (money) checkMoney(money, [field], errors);
+  }
+  const dimensions = input.dimensions as Json | null | undefined;
+  for (const side of ['length', 'width', 'height']) {
+    if (dimensions && dimensions[side] === undefined) errors.add(['dimensions', side], REQUIRED);
   }
   input.shipping_costs?.forEach((cost, i) => {
-    if (cost.unit_cost) checkCurrency(cost.unit_cost.currency, ['shipping_costs', i, 'unit_cost', 'currency'], errors);
-    checkCurrency(cost.total_cost.currency, ['shipping_costs', i, 'total_cost', 'currency'], errors);
+    if (cost.unit_cost) checkMoney(cost.unit_cost, ['shipping_costs', i, 'unit_cost'], errors);
+    if (cost.total_cost) checkMoney(cost.total_cost, ['shipping_costs', i, 'total_cost'], errors);
+    else errors.add(['shipping_costs', i, 'total_cost'], REQUIRED);
   });
   if (input.line_items) checkLineItems(input.line_items, errors);
   if (input.expected_delivery) checkWindow(input.expected_delivery, errors);
@@ -81,14 +90,19 @@ function normalizeAddress(address: Address, path: Path, errors: FieldErrorCollec
   return out;
 }
 
-function checkCurrency(currency: string, path: Path, errors: FieldErrorCollector): void {
-  if (!isCurrency(currency)) errors.add(path, 'Enter a valid ISO 4217 currency code.');
+/** Money with a member left out (or sent as null beside one that is not) is missing that member. */
+function checkMoney(money: { amount?: number | null; currency?: string | null }, path: Path, errors: FieldErrorCollector): void {
+  if (money.amount === undefined) errors.add([...path, 'amount'], REQUIRED);
+  if (money.currency === undefined) errors.add([...path, 'currency'], REQUIRED);
+  else if (typeof money.currency === 'string' && !isCurrency(money.currency)) {
+    errors.add([...path, 'currency'], 'Enter a valid ISO 4217 currency code.');
+  }
 }
 
 function checkLineItems(items: NonNullable<ShipmentWrite['line_items']>, errors: FieldErrorCollector): void {
   let firstCurrency: { code: string; index: number } | null = null;
   items.forEach((item, i) => {
-    if (item.currency_code !== undefined) {
+    if (typeof item.currency_code === 'string') {
       if (!isCurrency(item.currency_code)) errors.add(['line_items', i, 'currency_code'], 'Enter a valid ISO 4217 currency code.');
       else if (!firstCurrency) firstCurrency = { code: item.currency_code, index: i };
       else if (firstCurrency.code !== item.currency_code) {
@@ -98,7 +112,7 @@ function checkLineItems(items: NonNullable<ShipmentWrite['line_items']>, errors:
         );
       }
     }
-    if (item.product_origin_country_code !== undefined && !countryByCode(item.product_origin_country_code)) {
+    if (typeof item.product_origin_country_code === 'string' && !countryByCode(item.product_origin_country_code)) {
       errors.add(['line_items', i, 'product_origin_country_code'], 'Enter a valid ISO 3166-1 alpha-2 country code.');
     }
   });
@@ -129,4 +143,53 @@ export function withBlankTrackingAsNull<T extends { tracking_number?: string | n
     ...(blank(input.tracking_number) ? { tracking_number: null } : {}),
     ...(blank(input.carrier_reference) ? { carrier_reference: null } : {}),
   };
+}
+
+/** Objects whose empty value the details show as the object with null members (and its unit), not as null. */
+const MEASURES = ['shipment_value', 'total_shipping_cost', 'cod_value', 'dimensions', 'weight', 'expected_delivery'] as const;
+
+/**
+ * The input with the null members of its objects read as left out: the details show an empty member as null, so
+ * a body read from them and sent back has nulls wherever nothing is stored. An object still replaces the stored
+ * one whole, so a member sent as null is not kept either. Money, Dimensions, Weight and ExpectedDelivery with no
+ * member left but their unit are none (`null`, as the details show none); a shipping cost's empty `unit_cost` is
+ * left out. The details' read-only members (an address's `full`, a linked shipment's `carrier`) are dropped.
+ * Top-level nulls are untouched: they clear.
+ */
+export function withNullMembersAbsent(input: ShipmentWrite): ShipmentWrite {
+  const out: Json = { ...input };
+  for (const role of ADDRESS_ROLES) {
+    const address = input[role];
+    if (address) out[role] = presentMembers(address, ['full']);
+  }
+  for (const field of MEASURES) {
+    const measure = input[field];
+    if (measure) out[field] = measureOrNone(measure);
+  }
+  if (input.shipping_costs) {
+    out.shipping_costs = input.shipping_costs.map((cost) => {
+      const present = presentMembers(cost);
+      for (const money of ['unit_cost', 'total_cost']) {
+        const value = present[money] ? measureOrNone(present[money] as Json) : null;
+        if (value) present[money] = value;
+        else delete present[money];
+      }
+      return present;
+    });
+  }
+  if (input.linked_shipments) out.linked_shipments = input.linked_shipments.map((linked) => presentMembers(linked, ['carrier']));
+  if (input.line_items) out.line_items = input.line_items.map((item) => ({ ...presentMembers(item), quantity: item.quantity ?? 1 }));
+  return out as ShipmentWrite;
+}
+
+/** An object's members that are not null, but those named in `readOnly`. */
+function presentMembers(value: object, readOnly: readonly string[] = []): Json {
+  const out: Json = {};
+  for (const [key, member] of Object.entries(value)) if (member !== null && !readOnly.includes(key)) out[key] = member;
+  return out;
+}
+
+function measureOrNone(value: object): Json | null {
+  const present = presentMembers(value);
+  return Object.keys(present).some((key) => key !== 'unit') ? present : null;
 }

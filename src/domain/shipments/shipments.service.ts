@@ -247,8 +247,12 @@ export class ShipmentsService {
     return this.repos.transaction(async (repos) => {
       const current = await findShipment(repos, caller.accountId, identifier);
       const errors = new FieldErrorCollector();
-      if (input.shipment_id !== undefined && input.shipment_id !== current.shipment_id) {
+      if (typeof input.shipment_id === 'string' && input.shipment_id !== current.shipment_id) {
         errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
+      }
+      // Read-only, accepted so that the details can be sent back: another shipment's details are not this one's.
+      if (input.shipment_uuid !== undefined && input.shipment_uuid.toLowerCase() !== current.shipment_uuid) {
+        errors.add(['shipment_uuid'], 'shipment_uuid cannot change.');
       }
       const lookup = carrierLookup(repos, caller.accountId);
       const normalized = await this.check(lookup, input, errors);
