@@ -37,6 +37,12 @@ export interface CarrierCall {
   sent?: () => void;
   /** Recognises a carrier's daily-quota answer (often a 429 or 403 with a message), which pauses until the reset. */
   isQuotaExceeded?: (response: CarrierResponse) => boolean;
+  /**
+   * Recognises a refusal the adapter reads itself whatever its HTTP status: a SOAP fault, which SOAP 1.1 sends
+   * with HTTP 500, saying a session token has expired or the request was wrong. It is returned as it came, not
+   * retried and not turned into a server error; other answers with that status are handled as usual.
+   */
+  isFault?: (response: CarrierResponse) => boolean;
 }
 
 export interface CallAuth {
@@ -124,6 +130,7 @@ export class CarrierHttp {
         if (call.isQuotaExceeded?.(response)) {
           return this.throttled(call, response, 'quota', `${call.carrier} daily quota exhausted (HTTP ${response.status})`);
         }
+        if (call.isFault?.(response)) return response;
         if (response.status === 429) return this.throttled(call, response, 'rate', `${call.carrier} throttled the call (HTTP 429)`);
         if (response.status >= 500) {
           if (call.retry !== false && !retriedServer && !call.signal?.aborted) {

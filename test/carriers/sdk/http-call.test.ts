@@ -85,3 +85,30 @@ describe("CarrierHttp: the caller's signal", () => {
     }
   });
 });
+
+describe('CarrierHttp: faults the adapter reads itself', () => {
+  it('returns a 500 its isFault recognises as it came, without a retry; other 500s are retried and reported', async () => {
+    let calls = 0;
+    const server = http.createServer((request, response) => {
+      calls++;
+      const fault = request.url === '/fault';
+      response.writeHead(500, { 'content-type': 'text/xml' }).end(fault ? '<Fault>session expired</Fault>' : '<Fault>busy</Fault>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = new CarrierHttp(new CarrierMetrics(), { random: () => 0 });
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const isFault = (answer: { text(): string }) => answer.text().includes('session expired');
+      const read = await client.call({ carrier: 'test', method: 'POST', url: `${base}/fault`, body: '<x/>', isFault });
+      expect('status' in read && read.status).toBe(500);
+      expect(calls).toBe(1);
+      const other = await client.call({ carrier: 'test', method: 'POST', url: `${base}/other`, body: '<x/>', isFault });
+      expect(other).toMatchObject({ status: 'error', retryable: true, http_status: 500 });
+      expect(calls).toBe(3);
+    } finally {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
