@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { CarrierError, CarrierSettings } from './carrier.js';
 
 export type { CarrierOfRecord } from './carrier.js';
@@ -31,20 +30,4 @@ export interface TrackingRegistrar {
 export function registersNumbers(adapter: object): adapter is TrackingRegistrar {
   const registrar = adapter as Partial<TrackingRegistrar>;
   return registrar.registersNumbers === true && typeof registrar.stopTracking === 'function';
-}
-
-/**
- * The setting that makes an aggregator's configuration the account's fallback: a shipment whose number no direct
- * configuration of the account claims is tracked through it (src/domain/shipments/tracking-detection.ts).
- */
-export const FallbackSetting = Type.Optional(
-  Type.Boolean({
-    description:
-      'Track through this configuration every shipment given without carrier_reference whose number no other configuration of the account claims',
-  }),
-);
-
-/** Whether a configuration's settings mark it as the account's fallback. */
-export function isFallback(settings: CarrierSettings): boolean {
-  return settings.fallback === true;
 }

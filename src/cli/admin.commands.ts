@@ -91,6 +91,7 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--reference <carrier_reference>', 'carrier_reference, unique in the account')
     .requiredOption('--carrier-id <id>', '6-character carrier id, e.g. sandbx')
     .option('--booking <list>', 'comma-separated: outbound,return', list)
+    .option('--fallback', "the account's fallback: tracks the numbers no other configuration claims (aggregators)")
     .option('--settings <json>', 'carrier settings as JSON (stored encrypted)')
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
@@ -98,6 +99,7 @@ export function registerAdminCommands(program: Command): void {
         carrier_reference: opts.reference,
         carrier_id: opts.carrierId,
         booking: opts.booking ?? [],
+        ...(opts.fallback ? { fallback: true } : {}),
         ...(opts.settings ? { settings: JSON.parse(opts.settings) } : {}),
       });
       print(created, opts.json, () => `carrier configuration ${opts.reference} added`);
@@ -108,13 +110,18 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--account <uuid>', 'account uuid')
     .requiredOption('--reference <carrier_reference>', 'the configuration to change')
     .option('--booking <list>', 'comma-separated: outbound,return (replaces the current kinds)', list)
+    .option('--fallback <on|off>', "whether it is the account's fallback (aggregators)", onOff)
     .option('--settings <json>', 'settings to change, as JSON (stored encrypted)')
     .option('--json', 'machine-readable output')
     .action(async (opts) => {
       const updated = await AdminClient.fromEnvironment().call(
         'PATCH',
         `/accounts/${opts.account}/carrier-configs/${encodeURIComponent(opts.reference)}/`,
-        { ...(opts.booking ? { booking: opts.booking } : {}), ...(opts.settings ? { settings: JSON.parse(opts.settings) } : {}) },
+        {
+          ...(opts.booking ? { booking: opts.booking } : {}),
+          ...(opts.fallback !== undefined ? { fallback: opts.fallback } : {}),
+          ...(opts.settings ? { settings: JSON.parse(opts.settings) } : {}),
+        },
       );
       print(updated, opts.json, () => `carrier configuration ${opts.reference} updated`);
     });

@@ -18,6 +18,7 @@ import * as trackingDigest from './migrations/0017_tracking_digest.js';
 import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js';
 import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_without_global_index.js';
 import * as pollLeases from './migrations/0020_poll_leases.js';
+import * as carrierFallback from './migrations/0021_carrier_fallback.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0018_tracking_fingerprint': trackingFingerprint,
   '0019_poll_claims_without_global_index': pollClaimsWithoutGlobalIndex,
   '0020_poll_leases': pollLeases,
+  '0021_carrier_fallback': carrierFallback,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -36,6 +36,8 @@ export interface CarrierConfigsTable {
   updated_at: string;
   /** SHA-256 of the token a pushing carrier presents at /carrier-hooks/{carrier_id}/. */
   push_token_hash: Generated<string | null>;
+  /** 1: the account's fallback, tracking numbers no other configuration claims (aggregators only). */
+  fallback: Generated<number>;
 }
 
 export interface OrdersTable {

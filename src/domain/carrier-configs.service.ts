@@ -1,3 +1,4 @@
+import { registersNumbers } from '../carriers/aggregator.js';
 import type { CarrierAdapter, CarrierRecord } from '../carriers/carrier.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import { checkSettings, maskSettings, mergeSettings } from '../carriers/sdk/settings.js';
@@ -13,6 +14,8 @@ export interface CarrierConfigView {
   carrier_reference: string;
   carrier: CarrierRecord;
   booking: { outbound: boolean; return: boolean };
+  /** The account's fallback for numbers no other configuration claims (aggregators only). */
+  fallback: boolean;
   /** The settings as stored, secrets masked: merchants see which are set, never their values. */
   settings: Record<string, unknown>;
   created_date: string;
@@ -22,6 +25,7 @@ export interface CarrierConfigView {
 /** A change to a configuration: `booking` replaces; `settings` is a merge patch (a value replaces, null removes). */
 export interface CarrierConfigPatch {
   booking?: BookingKind[];
+  fallback?: boolean;
   settings?: Record<string, unknown>;
 }
 
@@ -29,6 +33,7 @@ export interface CarrierConfigInput {
   carrier_reference: string;
   carrier_id: string;
   booking?: BookingKind[];
+  fallback?: boolean;
   settings?: Record<string, unknown>;
 }
 
@@ -66,6 +71,7 @@ export class CarrierConfigsService {
       throw ValidationError.at(['carrier_id'], `Unknown carrier "${input.carrier_id}". Known carriers: ${this.registry.ids().join(', ')}.`);
     }
     this.check(adapter, input.settings ?? {});
+    if (input.fallback) await this.checkFallback(accountId, adapter, input.carrier_reference);
     if (await this.repository.find(accountId, input.carrier_reference)) {
       throw new ConflictError(`carrier_reference "${input.carrier_reference}" is already configured in this account`);
     }
@@ -80,6 +86,7 @@ export class CarrierConfigsService {
         booking_return: booking.has('return') ? 1 : 0,
         settings_sealed: input.settings ? this.secrets.encrypt(JSON.stringify(input.settings)) : null,
         push_token_hash: null,
+        fallback: input.fallback ? 1 : 0,
         created_at: at,
         updated_at: at,
       }),
@@ -94,6 +101,7 @@ export class CarrierConfigsService {
     const adapter = this.registry.get(current.carrier_id);
     const settings = patch.settings ? mergeSettings(current.settings, patch.settings) : current.settings;
     if (adapter && patch.settings) this.check(adapter, settings);
+    if (patch.fallback && current.fallback !== 1) await this.checkFallback(accountId, adapter, carrierReference);
     const booking = patch.booking ? new Set(patch.booking) : null;
     const row = await this.changing(accountId, () =>
       this.repository.update(accountId, carrierReference, {
@@ -101,11 +109,28 @@ export class CarrierConfigsService {
           ? { settings_sealed: Object.keys(settings).length > 0 ? this.secrets.encrypt(JSON.stringify(settings)) : null }
           : {}),
         ...(booking ? { booking_outbound: booking.has('outbound') ? 1 : 0, booking_return: booking.has('return') ? 1 : 0 } : {}),
+        ...(patch.fallback !== undefined ? { fallback: patch.fallback ? 1 : 0 } : {}),
         updated_at: this.clock.now().toISOString(),
       }),
     );
     if (!row) throw new NotFoundError(`No carrier configuration "${carrierReference}" in this account`);
     return this.view(row);
+  }
+
+  /**
+   * A fallback must be an aggregator's configuration (a carrier tracks only its own numbers), and an account has
+   * one at most: with two, which tracks a number would be a guess.
+   */
+  private async checkFallback(accountId: number, adapter: CarrierAdapter | undefined, carrierReference: string): Promise<void> {
+    if (!adapter || !registersNumbers(adapter)) {
+      throw ValidationError.at(['fallback'], 'Only a tracking aggregator (ship24, trk17t) can track the numbers no other carrier claims.');
+    }
+    const other = (await this.repository.listForAccount(accountId)).find(
+      (row) => row.fallback === 1 && row.carrier_reference !== carrierReference,
+    );
+    if (other) {
+      throw ValidationError.at(['fallback'], `"${other.carrier_reference}" is the account's fallback already; unset it first.`);
+    }
   }
 
   /** Refuses settings the carrier's schema does not accept, each problem on its `settings.<name>` path. */
@@ -187,6 +212,7 @@ export class CarrierConfigsService {
       carrier_reference: row.carrier_reference,
       carrier,
       booking: { outbound: row.booking_outbound === 1, return: row.booking_return === 1 },
+      fallback: row.fallback === 1,
       settings: masked,
       created_date: row.created_at,
       updated_date: row.updated_at,

@@ -50,6 +50,12 @@ export const CarrierConfigCreateBody = Type.Object(
     carrier_reference: Type.String({ minLength: 1, maxLength: 50 }),
     carrier_id: Type.String({ minLength: 6, maxLength: 6 }),
     booking: Type.Optional(Type.Array(Type.Union([Type.Literal('outbound'), Type.Literal('return')]), { maxItems: 2 })),
+    fallback: Type.Optional(
+      Type.Boolean({
+        description:
+          "The account's fallback: tracks every shipment given without carrier_reference whose number no other configuration claims (tracking aggregators only; one per account)",
+      }),
+    ),
     settings: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
   },
   { additionalProperties: false },
@@ -59,6 +65,12 @@ export const CarrierConfigCreateBody = Type.Object(
 export const CarrierConfigPatchBody = Type.Object(
   {
     booking: Type.Optional(Type.Array(Type.Union([Type.Literal('outbound'), Type.Literal('return')]), { maxItems: 2 })),
+    fallback: Type.Optional(
+      Type.Boolean({
+        description:
+          "The account's fallback: tracks every shipment given without carrier_reference whose number no other configuration claims (tracking aggregators only; one per account)",
+      }),
+    ),
     settings: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
   },
   { additionalProperties: false, minProperties: 1 },
@@ -68,6 +80,7 @@ export const CarrierConfig = Type.Object({
   carrier_reference: Type.String(),
   carrier: CarrierRecord,
   booking: Type.Object({ outbound: Type.Boolean(), return: Type.Boolean() }),
+  fallback: Type.Boolean({ description: "The account's fallback for numbers no other configuration claims" }),
   settings: Type.Record(Type.String(), Type.Unknown(), { description: 'The settings as stored; secret settings read "********"' }),
   created_date: Type.String(),
   updated_date: Type.String(),

@@ -22,6 +22,7 @@ describe('GET /v5/carrier-configs/', () => {
       'carrier',
       'carrier_reference',
       'created_date',
+      'fallback',
       'settings',
       'updated_date',
     ]);
@@ -37,6 +38,21 @@ describe('GET /v5/carrier-configs/', () => {
     });
     expect(body.data[0].booking).toEqual({ outbound: true, return: false });
     expect(res.body).not.toContain('hunter2');
+  });
+
+  it('lets only an aggregator be the fallback, refusing it on the field and storing nothing', async () => {
+    const acct = await t.account({ carriers: [{ carrier_reference: 'sb-main' }] });
+    const path = `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`;
+    const added = await t.admin('POST', path, { carrier_reference: 'sb-fallback', carrier_id: 'sandbx', fallback: true });
+    expect(added.statusCode, added.body).toBe(400);
+    expect(added.json().errors).toEqual({ fallback: [expect.stringContaining('aggregator')] });
+    const changed = await t.admin('PATCH', `${path}sb-main/`, { fallback: true });
+    expect(changed.statusCode, changed.body).toBe(400);
+    expect(changed.json().errors).toEqual({ fallback: [expect.stringContaining('aggregator')] });
+    const listed = (await t.call(acct.token, 'GET', '/v5/carrier-configs/')).json().data;
+    expect(listed.map((c: { carrier_reference: string; fallback: boolean }) => [c.carrier_reference, c.fallback])).toEqual([
+      ['sb-main', false],
+    ]);
   });
 
   it("never shows another account's configurations", async () => {

@@ -17,11 +17,15 @@ const SSCC = '00123456789012345675';
  * Carrier configurations written as rows: the real carriers' adapters (and the settings they require) are not
  * what these tests are about, and detection needs only the carrier_id.
  */
-async function configure(t: TestApp, acct: TestAccount, configs: Array<[reference: string, carrierId: string]>): Promise<number> {
+async function configure(
+  t: TestApp,
+  acct: TestAccount,
+  configs: Array<[reference: string, carrierId: string, fallback?: 'fallback']>,
+): Promise<number> {
   const account = await t.context.repos.accounts.findByUuid(acct.accountUuid);
   if (!account) throw new Error('no account');
   const at = new Date().toISOString();
-  for (const [carrier_reference, carrier_id] of configs) {
+  for (const [carrier_reference, carrier_id, fallback] of configs) {
     await t.context.repos.carrierConfigs.insert({
       account_id: account.id,
       carrier_reference,
@@ -30,6 +34,7 @@ async function configure(t: TestApp, acct: TestAccount, configs: Array<[referenc
       booking_return: 0,
       settings_sealed: null,
       push_token_hash: null,
+      fallback: fallback ? 1 : 0,
       created_at: at,
       updated_at: at,
     });
@@ -45,7 +50,7 @@ describe('shipments: the carrier found from the tracking number', () => {
   afterAll(() => t.close());
 
   /** A new account with these configurations (and a sandbox one), and how to read its shipments. */
-  async function accountWith(configs: Array<[string, string]>) {
+  async function accountWith(configs: Array<[string, string, 'fallback'?]>) {
     const acct = await t.account({ carriers: [{ carrier_reference: 'sb' }] });
     const accountId = await configure(t, acct, configs);
     const call = t.as(acct);
@@ -93,18 +98,60 @@ describe('shipments: the carrier found from the tracking number', () => {
     expect((await a.row('two-match'))?.next_poll_at).toBeNull();
   });
 
-  it('never routes on S10 or SSCC, even when the account has the carrier they name', async () => {
+  it('routes an S10 number to the post its country suffix names when the account tracks that post, never an SSCC', async () => {
     const a = await accountWith([['dhl-de', 'dhlglb']]);
-    for (const [shipmentId, number, candidates] of [
-      ['s10-de', S10_DE, 'dhlglb:low'],
-      ['sscc', SSCC, 'dhlglb:low,fdxglb:low'],
+    expect((await a.create({ shipment_id: 's10-de', tracking_number: S10_DE })).statusCode).toBe(200);
+    expect((await a.details('s10-de')).carrier_reference).toBe('dhl-de');
+    expect((await a.create({ shipment_id: 'sscc', tracking_number: SSCC })).statusCode).toBe(200);
+    const data = await a.details('sscc');
+    expect(data.carrier_reference).toBeNull();
+    expect(data.additional_info).toMatchObject({
+      tracking_detection: 'shared_format',
+      tracking_detection_candidates: 'dhlglb:low,fdxglb:low',
+    });
+    expect((await a.row('sscc'))?.next_poll_at).toBeNull();
+    // Without the post, an S10 number is a shared format like any other.
+    const b = await accountWith([['ups-main', 'upsglb']]);
+    await b.create({ shipment_id: 's10-de', tracking_number: S10_DE });
+    expect((await b.details('s10-de')).additional_info).toMatchObject({ tracking_detection: 'shared_format' });
+  });
+
+  it('tracks through the account’s fallback every number no direct configuration claims', async () => {
+    const a = await accountWith([
+      ['dhl-de', 'dhlglb'],
+      ['everything', 'sandbx', 'fallback'],
+    ]);
+    // Claimed directly: the post of an S10 number, and a DHL Express number.
+    await a.create({ shipment_id: 'fb-s10-de', tracking_number: S10_DE });
+    expect((await a.details('fb-s10-de')).carrier_reference).toBe('dhl-de');
+    // Claimed by no configuration: an unconfigured carrier's, a shared format's, an unknown format's, a mistyped one.
+    for (const [shipmentId, number] of [
+      ['fb-ups', UPS],
+      ['fb-sscc', SSCC],
+      ['fb-s10-gb', 'RR123456785GB'],
+      ['fb-unknown', 'XY-99-1234-ZZ'],
+      ['fb-mistyped', UPS_MISTYPED],
     ]) {
-      expect((await a.create({ shipment_id: shipmentId, tracking_number: number })).statusCode).toBe(200);
+      const res = await a.create({ shipment_id: shipmentId, tracking_number: number });
+      expect(res.statusCode, res.body).toBe(200);
       const data = await a.details(shipmentId);
-      expect(data.carrier_reference).toBeNull();
-      expect(data.additional_info).toMatchObject({ tracking_detection: 'shared_format', tracking_detection_candidates: candidates });
-      expect((await a.row(shipmentId))?.next_poll_at).toBeNull();
+      expect(data.carrier_reference, shipmentId).toBe('everything');
+      expect(data.additional_info, shipmentId).toEqual({});
+      expect((await a.row(shipmentId))?.next_poll_at, shipmentId).not.toBeNull();
     }
+    // The detect endpoint names the fallback last, as a candidate for any number.
+    const detected = await a.call('GET', '/v5/carriers/detect/', undefined, { tracking_number: UPS });
+    expect(detected.json().data.candidates).toEqual([
+      expect.objectContaining({ carrier_id: 'upsglb', configured: false }),
+      {
+        carrier_id: 'sandbx',
+        confidence: 'low',
+        format: 'fallback',
+        check_digit: 'none',
+        configured: true,
+        carrier_references: ['everything'],
+      },
+    ]);
   });
 
   it('explains a number of a carrier the account has not configured, a mistyped one and an unknown one', async () => {

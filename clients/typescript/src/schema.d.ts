@@ -302,6 +302,8 @@ export interface paths {
                             };
                             carrier_reference: string;
                             created_date: string;
+                            /** @description The account's fallback for numbers no other configuration claims */
+                            fallback: boolean;
                             /** @description The settings as stored; secret settings read "********" */
                             settings: {
                                 [key: string]: unknown;
@@ -355,6 +357,8 @@ export interface paths {
                         booking?: ("outbound" | "return")[];
                         carrier_id: string;
                         carrier_reference: string;
+                        /** @description The account's fallback: tracks every shipment given without carrier_reference whose number no other configuration claims (tracking aggregators only; one per account) */
+                        fallback?: boolean;
                         settings?: {
                             [key: string]: unknown;
                         };
@@ -386,6 +390,8 @@ export interface paths {
                             };
                             carrier_reference: string;
                             created_date: string;
+                            /** @description The account's fallback for numbers no other configuration claims */
+                            fallback: boolean;
                             push_token?: string;
                             /** @description OAuth 2.0 token URL for carriers that fetch a token before pushing (UPS Track Alert): client secret = push_token, any client id */
                             push_token_url?: string;
@@ -510,6 +516,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         booking?: ("outbound" | "return")[];
+                        /** @description The account's fallback: tracks every shipment given without carrier_reference whose number no other configuration claims (tracking aggregators only; one per account) */
+                        fallback?: boolean;
                         settings?: {
                             [key: string]: unknown;
                         };
@@ -541,6 +549,8 @@ export interface paths {
                             };
                             carrier_reference: string;
                             created_date: string;
+                            /** @description The account's fallback for numbers no other configuration claims */
+                            fallback: boolean;
                             /** @description The settings as stored; secret settings read "********" */
                             settings: {
                                 [key: string]: unknown;
@@ -3476,6 +3486,8 @@ export interface paths {
                                 };
                                 carrier_reference: string;
                                 created_date: string;
+                                /** @description The account's fallback for numbers no other configuration claims */
+                                fallback: boolean;
                                 /** @description The settings as stored; secret settings read "********" */
                                 settings: {
                                     [key: string]: unknown;

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import { PreparedQuery } from '../prepared-query.js';
 import type { CarrierConfigsTable, Database } from '../schema.js';
 
@@ -14,7 +14,7 @@ const find = new PreparedQuery((db, accountId: number, carrierReference: string)
 export class CarrierConfigsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  insert(row: Omit<CarrierConfigRow, 'id'>): Promise<CarrierConfigRow> {
+  insert(row: Insertable<CarrierConfigsTable>): Promise<CarrierConfigRow> {
     return this.db.insertInto('carrier_configs').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
@@ -29,7 +29,7 @@ export class CarrierConfigsRepository {
   async update(
     accountId: number,
     carrierReference: string,
-    changes: Partial<Pick<CarrierConfigRow, 'settings_sealed' | 'booking_outbound' | 'booking_return' | 'updated_at'>>,
+    changes: Partial<Pick<CarrierConfigRow, 'settings_sealed' | 'booking_outbound' | 'booking_return' | 'fallback' | 'updated_at'>>,
   ): Promise<CarrierConfigRow | undefined> {
     return this.db
       .updateTable('carrier_configs')

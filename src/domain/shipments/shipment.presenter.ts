@@ -4,6 +4,7 @@ import type { ShipmentRow, ShownEventRow } from '../../db/repositories/shipments
 import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
 import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
 import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
+import { shownCarrier } from './carrier-of-record.js';
 
 export type ShapeVersion = 'v5' | 'v5.2';
 
@@ -113,7 +114,7 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
     additional_reference: body.additional_reference ?? null,
     tracking_number: row.tracking_number,
     carrier_reference: row.carrier_reference,
-    carrier: lookups.carrier(row.carrier_id),
+    carrier: shownCarrier(row.carrier_id, body, lookups.carrier),
     created_date: row.created_at,
     updated_date: row.updated_at,
     source: row.source,

@@ -4,7 +4,12 @@ import { type Confidence, type DetectedCarrier, detectCarriers, formatName, read
 export interface ConfiguredCarrier {
   carrier_reference: string;
   carrier_id: string;
+  /** 1 for the account's fallback (an aggregator tracking the numbers no other configuration claims). */
+  fallback?: number;
 }
+
+/** The format a fallback configuration is named under among the candidates: it claims any number. */
+export const FALLBACK_FORMAT = 'fallback';
 
 /** A detected carrier with what the account has configured for it. */
 export interface CarrierCandidate extends DetectedCarrier {
@@ -33,12 +38,28 @@ const LIKELY: ReadonlySet<Confidence> = new Set(['high', 'medium']);
 /** The keys detection writes into a shipment's additional_info (custom fields: values of at most 150 characters). */
 export const DETECTION_KEYS = ['tracking_detection', 'tracking_detection_candidates', 'tracking_detection_note'] as const;
 
-/** The candidates for a tracking number, each with the account's configurations of its carrier. */
+/**
+ * The candidates for a tracking number, each with the account's configurations of its carrier, and last the
+ * account's fallback (an aggregator, which may know the number whatever its format).
+ */
 export function carrierCandidates(trackingNumber: string, configs: readonly ConfiguredCarrier[]): CarrierCandidate[] {
-  return detectCarriers(trackingNumber).map((candidate) => {
+  const detected: CarrierCandidate[] = detectCarriers(trackingNumber).map((candidate) => {
     const references = configs.filter((config) => config.carrier_id === candidate.carrier_id).map((config) => config.carrier_reference);
     return { ...candidate, configured: references.length > 0, carrier_references: references };
   });
+  const fallback = configs.find((config) => config.fallback === 1);
+  if (!fallback) return detected;
+  return [
+    ...detected,
+    {
+      carrier_id: fallback.carrier_id,
+      confidence: 'low',
+      format: FALLBACK_FORMAT,
+      check_digit: 'none',
+      configured: true,
+      carrier_references: [fallback.carrier_reference],
+    },
+  ];
 }
 
 /**
@@ -48,10 +69,12 @@ export function carrierCandidates(trackingNumber: string, configs: readonly Conf
  */
 export function routeTrackingNumber(trackingNumber: string, configs: readonly ConfiguredCarrier[]): TrackingRouting {
   const candidates = carrierCandidates(trackingNumber, configs);
+  const configured = (list: readonly CarrierCandidate[]) =>
+    list.flatMap((candidate) =>
+      candidate.carrier_references.map((reference) => ({ carrier_reference: reference, carrier_id: candidate.carrier_id })),
+    );
   const likely = candidates.filter((candidate) => LIKELY.has(candidate.confidence));
-  const matching = likely.flatMap((candidate) =>
-    candidate.carrier_references.map((reference) => ({ carrier_reference: reference, carrier_id: candidate.carrier_id })),
-  );
+  const matching = configured(likely);
   if (matching.length === 1) return { routed: true, ...matching[0], candidates };
   const untracked = (status: DetectionStatus, note: string): TrackingRouting => ({ routed: false, status, candidates, note });
   if (matching.length > 1) {
@@ -59,6 +82,14 @@ export function routeTrackingNumber(trackingNumber: string, configs: readonly Co
       'ambiguous',
       `Several configured carriers match (${matching.map((m) => m.carrier_reference).join(', ')}): give carrier_reference to track it.`,
     );
+  }
+  // An S10 number of a post the account tracks directly (its country suffix names the post) goes there.
+  const posts = configured(candidates.filter((candidate) => candidate.format === 's10'));
+  if (posts.length === 1) return { routed: true, ...posts[0], candidates };
+  // No configuration of the number's own carrier: the account's fallback, if it has one, tracks it.
+  const fallback = candidates.find((candidate) => candidate.format === FALLBACK_FORMAT);
+  if (fallback && posts.length === 0) {
+    return { routed: true, carrier_reference: fallback.carrier_references[0], carrier_id: fallback.carrier_id, candidates };
   }
   if (likely.length > 0) {
     return untracked(

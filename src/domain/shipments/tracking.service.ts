@@ -6,6 +6,7 @@ import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { PollClaim, PolledShipment, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
+import { recordCarrierOfRecord } from './carrier-of-record.js';
 import { eventChanges, type NewEvent, storeEventsOf } from './event-recorder.js';
 import { answerOf } from './keyed-answer.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
@@ -215,10 +216,16 @@ export class TrackingService {
     }
     const signedBy = answer?.proof_of_delivery?.signed_by?.trim();
     const expected = answer?.expected_delivery;
-    if ((expected || signedBy) && isWhole(shipment)) {
-      // The body is read once for both; written back only if something in it changed.
+    const courier = answer?.carrier_of_record;
+    if ((expected || signedBy || courier) && isWhole(shipment)) {
+      // The body is read once for all; written back only if something in it changed.
       const body = JSON.parse(shipment.body);
       let bodyChanged = false;
+      // An aggregator's courier, shown as the shipment's carrier (carrier-of-record.ts).
+      if (courier && recordCarrierOfRecord(body, courier)) {
+        bodyChanged = true;
+        change({ updated_at: nowText });
+      }
       if (expected) {
         const window = { from: expected.from, to: expected.to };
         if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {

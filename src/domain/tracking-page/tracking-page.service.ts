@@ -1,6 +1,7 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import { type Language, languageSourcesOfShipment, resolveLanguage } from '../../i18n/languages.js';
+import { shownCarrier } from '../shipments/carrier-of-record.js';
 import { messagesFor, requestedLanguage, type TrackingPageMessages } from './tracking-page.messages.js';
 import { buildTrackingPageView, type TrackingPageView } from './tracking-page.view.js';
 
@@ -43,10 +44,12 @@ export class TrackingPageService {
     if (!REFERENCE.test(reference)) return null;
     const shipment = await this.repos.shipments.findByTrackingPageReference(reference);
     if (!shipment) return null;
-    const language = pageLanguage(request, JSON.parse(shipment.body));
+    const body = JSON.parse(shipment.body);
+    const language = pageLanguage(request, body);
     const messages = messagesFor(language);
     const events = await this.repos.events.listForShipment(shipment.id);
-    const carrierName = shipment.carrier_id ? (this.carriers.get(shipment.carrier_id)?.record.name ?? null) : null;
+    const carrierName =
+      shownCarrier(shipment.carrier_id, body, (id) => (id ? (this.carriers.get(id)?.record ?? null) : null))?.name ?? null;
     return buildTrackingPageView({ shipment, events, carrierName, language, messages });
   }
 
