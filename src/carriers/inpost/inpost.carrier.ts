@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
+import type { CarrierResponse } from '../sdk/http.js';
+import type { CallContext } from '../sdk/http-carrier.js';
+import { HttpCarrier } from '../sdk/http-carrier.js';
+import type { CarrierLimits } from '../sdk/limits.js';
+import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { INPOST_CODES } from './inpost.codes.js';
+import { errorText, mapTrackingBody } from './inpost.mapper.js';
+
+function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierError {
+  return outcome.status === 'error';
+}
+
+/**
+ * InPost's ShipX API, Polish instance (docs/carriers/inpost.md): one number per call to the public Tracking
+ * resource, which needs no token. A configuration may still hold an organisation's ShipX token, sent as a bearer
+ * token when set. ShipX gives neither an expected delivery date nor a proof of delivery.
+ */
+export class InpostCarrier extends HttpCarrier {
+  static readonly id = 'inpost';
+
+  readonly record: CarrierRecord = {
+    id: InpostCarrier.id,
+    name: 'InPost',
+    country_iso: ['PL'],
+    language: ['en', 'pl'],
+    supported_languages: ['en', 'pl'],
+    contact: null,
+    site_link: 'https://inpost.pl',
+  };
+
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+
+  readonly settingsSchema = Type.Object({
+    api_token: Type.Optional(secret(CredentialText('ShipX API token (optional: tracking is public; sent as a bearer token when set)'))),
+    environment: EnvironmentSetting,
+    poll_interval_seconds: PollIntervalSetting,
+  });
+
+  /**
+   * ShipX publishes no limits for tracking. One number per call; a few calls at once and five a second per
+   * credential (configurations without a token share one: the resource is public); no parcel asked more than
+   * every 15 minutes.
+   */
+  readonly limits: CarrierLimits = {
+    numbers_per_call: 1,
+    concurrent_calls: 4,
+    requests_per_second: 5,
+    daily_quota: null,
+    quota_reset_utc: '00:00',
+    min_poll_interval_seconds: 900,
+  };
+
+  protected readonly baseUrls = {
+    production: 'https://api-shipx-pl.easypack24.net',
+    sandbox: 'https://sandbox-api-shipx-pl.easypack24.net',
+  };
+
+  protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[]> {
+    return Promise.all(numbers.map(async (number) => this.trackOne(number, context)));
+  }
+
+  private async trackOne(number: string, context: CallContext): Promise<TrackResult> {
+    const response = await this.call(context, {
+      method: 'GET',
+      url: `${context.baseUrl}/v1/tracking/${encodeURIComponent(number)}`,
+      headers: this.headers(context),
+    });
+    if (isError(response)) return { ...response, tracking_number: number };
+    // ShipX answers `resource_not_found` with 404; tracking is kept for 45 days after the shipment was created.
+    if (response.status === 404) return { status: 'not_found', tracking_number: number };
+    if (response.status !== 200) return { ...this.refused(context, response), tracking_number: number };
+    // The body is this number's alone: the same bytes as the stored answer's are that answer again.
+    const unchanged = this.unchangedAnswer(context, number, response.body);
+    if (unchanged) return unchanged;
+    const body = response.json();
+    if (body === undefined) return { ...this.unreadable(context, response), retryable: true, tracking_number: number };
+    return mapTrackingBody(number, body, { code: (codes) => this.code(INPOST_CODES, codes) });
+  }
+
+  private headers(context: CallContext): Record<string, string> {
+    const token = context.settings.api_token;
+    return typeof token === 'string' && token !== '' ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  /** A 4xx other than 404: not retried, with ShipX's error key and message when the body has them. */
+  private refused(context: CallContext, response: CarrierResponse): CarrierError {
+    const detail = errorText(response.json());
+    if (!detail) return this.unreadable(context, response);
+    let message = `InPost refused the tracking call (HTTP ${response.status}): ${detail}`;
+    for (const value of context.secrets) if (value.length >= 4) message = message.split(value).join('[redacted]');
+    return { status: 'error', retryable: response.status >= 500, message };
+  }
+}

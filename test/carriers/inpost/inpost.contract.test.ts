@@ -1,0 +1,27 @@
+import { mapTrackingBody } from '../../../src/carriers/inpost/inpost.mapper.js';
+import { type ContractFixture, carrierContract } from '../contract.js';
+import { API_TOKEN, inpostAdapter, inpostServer, NUMBERS, TOKEN_SETTINGS, UNKNOWN } from './inpost-server.js';
+
+/** Every fixture asked on its own (with a ShipX token configured), plus all at once with a number InPost does not know. */
+function fixture(numbers: string[]): ContractFixture {
+  return {
+    numbers,
+    secrets: [API_TOKEN],
+    async start() {
+      const server = await inpostServer();
+      const { adapter } = inpostAdapter(server);
+      return { adapter, settings: TOKEN_SETTINGS, close: () => server.close() };
+    },
+  };
+}
+
+const fixtures: Record<string, ContractFixture> = {};
+for (const [number, name] of Object.entries(NUMBERS)) fixtures[`${name} (${number})`] = fixture([number]);
+fixtures[`not-found (${UNKNOWN})`] = fixture([UNKNOWN]);
+fixtures['every fixture at once'] = fixture([...Object.keys(NUMBERS), UNKNOWN]);
+
+carrierContract({
+  carrierId: 'inpost',
+  fixtures,
+  mapAnyJson: (body) => mapTrackingBody('620000000000000000000001', body),
+});
