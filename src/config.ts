@@ -49,6 +49,8 @@ export interface Config {
   bookingLeaseMs: number;
   /** After SIGTERM, how long requests and jobs in flight may take before connections are cut and the process exits (ms). */
   shutdownTimeoutMs: number;
+  /** After SIGTERM, how long connections stay open and requests sent on them are served (ms; within the timeout). */
+  shutdownGraceMs: number;
   notifications: NotificationConfig;
 }
 
@@ -149,9 +151,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollLeaseMs: integer(env, 'WAYBILL_POLL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     idempotencyLeaseMs: integer(env, 'WAYBILL_IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400) * 1000,
     bookingLeaseMs: integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000,
-    shutdownTimeoutMs: integer(env, 'WAYBILL_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000,
+    ...shutdownTimes(env),
     notifications: notificationConfig(env),
   };
+}
+
+function shutdownTimes(env: NodeJS.ProcessEnv) {
+  const shutdownTimeoutMs = integer(env, 'WAYBILL_SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600) * 1000;
+  const shutdownGraceMs = integer(env, 'WAYBILL_SHUTDOWN_GRACE_SECONDS', 1, 0, 3600) * 1000;
+  if (shutdownGraceMs > shutdownTimeoutMs) {
+    throw new ConfigError('WAYBILL_SHUTDOWN_GRACE_SECONDS must not be more than WAYBILL_SHUTDOWN_TIMEOUT_SECONDS');
+  }
+  return { shutdownTimeoutMs, shutdownGraceMs };
 }
 
 function notificationConfig(env: NodeJS.ProcessEnv): NotificationConfig {

@@ -17,8 +17,9 @@ export interface RunningServer {
 
 /**
  * Opens the database, migrates, serves HTTP. `stop` is the graceful stop (SIGTERM): the worker stops claiming
- * jobs, the HTTP server drains (src/http/drain.ts), and both get until `config.shutdownTimeoutMs` after the
- * call; connections still open then are closed, and jobs still running are left to their leases.
+ * jobs, the HTTP server drains (src/http/drain.ts: connections stay open for `config.shutdownGraceMs`, requests
+ * in flight are answered), and both get until `config.shutdownTimeoutMs` after the call; connections still open
+ * then are closed, and jobs still running are left to their leases.
  */
 export async function startServer(config: Config, options: ContextOptions = {}): Promise<RunningServer> {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
@@ -29,7 +30,7 @@ export async function startServer(config: Config, options: ContextOptions = {}):
   if (redis) watchRedis(redis, context.log);
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
-  const drain = new HttpDrain(app.server as Server, app.routing);
+  const drain = new HttpDrain(app.server as Server, app.routing, { graceMs: config.shutdownGraceMs });
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
