@@ -43,12 +43,14 @@ import { ShipmentExtrasOfCapabilities } from './domain/shipments/shipment-extras
 import { ShipmentsService } from './domain/shipments/shipments.service.js';
 import { TrackingService } from './domain/shipments/tracking.service.js';
 import { TrackingFollowers } from './domain/shipments/tracking-followers.js';
+import { TrackingStops } from './domain/shipments/tracking-stops.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
 import { shipmentSerializers } from './http/shipment-reply.js';
 import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
+import { CarrierStopJob } from './jobs/carrier-stop.job.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { NotificationSendJob } from './jobs/notification-send.job.js';
@@ -167,7 +169,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.renderCacheMegabytes * 1_048_576,
     new ShipmentExtrasOfCapabilities(documents, new ReturnsInfoReader(repos), proofOfDelivery),
   );
-  const shipments = new ShipmentsService(repos, outbox, clock);
+  const trackingStops = new TrackingStops(carriers);
+  const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
   const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner));
   const manualEvents = new ManualEventsService(
@@ -182,6 +185,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     { windowMs: config.trackingWindowDays * 86_400_000 },
     proofOfDelivery,
     trackingFollowers,
+    trackingStops,
   );
   const pudo = new PudoService(repos, carriers, carrierConfigs, clock);
   const bookingCompletion = new BookingCompletion(repos, documents, labels, files, clock, log, returns, outbox);
@@ -228,6 +232,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       webhookJob,
       new CarrierPushJob(carrierPush),
       new BookingReconcileJob(repos, carriers, carrierConfigs, bookingCompletion, clock),
+      new CarrierStopJob(carriers, carrierConfigs, clock),
       notificationJob,
     ],
     [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],

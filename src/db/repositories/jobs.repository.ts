@@ -21,6 +21,8 @@ export interface JobPayloads {
   'booking.reconcile': { booking_row_id: number; request: BookRequest };
   /** One consumer notification (a row of notifications): compose it, send it, record the outcome. */
   'notification.send': { notification_id: number };
+  /** A number an aggregator follows that Waybill no longer does: stop it there (the job's account owns the configuration). */
+  'carrier.stop': { carrier_reference: string; tracking_number: string };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -32,6 +34,7 @@ const KINDS: Record<JobKind, true> = {
   'carrier.push': true,
   'booking.reconcile': true,
   'notification.send': true,
+  'carrier.stop': true,
 };
 /** Every job kind: the worker refuses to start without a handler for each. */
 export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];

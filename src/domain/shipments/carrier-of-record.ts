@@ -56,3 +56,16 @@ export function recordCarrierOfRecord(body: Record<string, unknown>, record: Car
   if (!theirs && Object.keys(info).length < 100) body.additional_info = { ...info, courier_code: record.courier_code.slice(0, 150) };
   return true;
 }
+
+/** Removes the carrier of record (and the courier code it wrote) from a body whose number or carrier changed. */
+export function forgetCarrierOfRecord(body: Record<string, unknown>): void {
+  const stored = carrierOfRecordIn(body);
+  if (!stored) return;
+  delete body.carrier_of_record;
+  const info = body.additional_info as Record<string, unknown> | undefined;
+  if (info?.courier_code === stored.courier_code) {
+    const { courier_code: _code, ...rest } = info;
+    if (Object.keys(rest).length > 0) body.additional_info = rest;
+    else delete body.additional_info;
+  }
+}

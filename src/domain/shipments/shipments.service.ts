@@ -13,9 +13,11 @@ import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
+import { forgetCarrierOfRecord } from './carrier-of-record.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
 import { type CarrierLookup, checkShipmentInput, withBlankTrackingAsNull } from './shipment-input.js';
 import { type ConfiguredCarrier, detectionNote, detectionNoteOf, routeTrackingNumber, withDetectionNote } from './tracking-detection.js';
+import type { TrackingStops } from './tracking-stops.js';
 
 /** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
 const BODY_FIELDS = [
@@ -81,6 +83,8 @@ export class ShipmentsService {
     /** Where created and changed shipments are announced (webhooks). */
     private readonly events: EventSink,
     private readonly clock: Clock,
+    /** Told when an update ends the tracking of a number (another number or carrier), in the same transaction. */
+    private readonly stops: TrackingStops,
   ) {}
 
   async create(caller: Caller, input: ShipmentWrite & { shipment_id: string }, options: CreateOptions = {}): Promise<ShipmentCreatedView> {
@@ -286,6 +290,11 @@ export class ShipmentsService {
       const tracked = Boolean(trackingNumber && carrierReference);
       const currentBody = JSON.parse(current.body);
       const body = pickBody(normalized, currentBody);
+      if (trackingChanged) {
+        // An aggregator's courier and its tracking belong to the number they were found for.
+        forgetCarrierOfRecord(body);
+        if (current.next_poll_at !== null) await this.stops.queue(repos, current, this.clock.now().toISOString());
+      }
       // Detection's note follows the tracking decided now, or stays as it was when the request left tracking alone.
       const note = tracking ? tracking.note : detectionNoteOf(currentBody.additional_info);
       if (tracking || input.additional_info !== undefined) {

@@ -12,6 +12,7 @@ import { answerOf } from './keyed-answer.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
 import type { ShipmentChangeListener } from './tracking-followers.js';
+import type { TrackingStops } from './tracking-stops.js';
 
 export interface TrackingOptions {
   /** No carrier update for this long ends tracking (expired, or inactive if the carrier never knew the number). */
@@ -49,6 +50,8 @@ export class TrackingService {
      * expected delivery): returns follow it, webhooks announce it.
      */
     private readonly followers: ShipmentChangeListener,
+    /** Told in the same transaction when tracking ends, for the aggregators that bill until it is stopped. */
+    private readonly stops: TrackingStops,
   ) {}
 
   /**
@@ -132,6 +135,8 @@ export class TrackingService {
       // Read before the write: the followers compare the row as it was with the row as it is.
       if (shown && !isWhole(before)) before = (await repos.shipments.lock(row.id)) ?? before;
       if (Object.keys(changes).length > 0) await repos.shipments.write(row.id, changes);
+      // A polled shipment was being tracked: no next poll now means its tracking ended.
+      if (changes.next_poll_at === null) await this.stops.queue(repos, { ...before, carrier_id: context.adapter.record.id }, nowText);
       if (shown && isWhole(before)) await this.followers.shipmentChanged(repos, before, { ...before, ...changes } as ShipmentRow, nowText);
     }
   }
