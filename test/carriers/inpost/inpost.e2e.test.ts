@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import type { CarrierServer } from '../support/carrier-server.js';
+import { API_TOKEN, inpostServer, SETTINGS, TRACKING_PATH, UNKNOWN } from './inpost-server.js';
+
+/** Through the HTTP API: an InPost configuration without a token, synthetic 24-digit numbers, one poll against a local ShipX. */
+describe('inpost end to end: configuration, shipments, one poll, v5.2 details', () => {
+  let server: CarrierServer;
+  let t: TestApp;
+  let acct: TestAccount;
+
+  beforeAll(async () => {
+    server = await inpostServer();
+    t = await createTestApp({ env: { WAYBILL_CARRIER_INPOST_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
+    acct = await t.account({ carriers: [{ carrier_reference: 'inp', carrier_id: 'inpost', settings: SETTINGS }] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
+  const details = async (shipmentId: string) =>
+    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+
+  it('maps a parcel collected from its locker, one waiting in a locker and an unknown one, one call per number', async () => {
+    const shipments = [
+      ['inp-collected', '620000000000000000000001'],
+      ['inp-waiting', '620000000000000000000003'],
+      ['inp-unknown', UNKNOWN],
+    ];
+    for (const [shipmentId, trackingNumber] of shipments) {
+      const res = await api('POST', '/v5/shipment/', {
+        shipment_id: shipmentId,
+        tracking_number: trackingNumber,
+        carrier_reference: 'inp',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await t.context.worker.runOnce();
+
+    expect(server.to(TRACKING_PATH)).toHaveLength(3);
+    expect(server.to(TRACKING_PATH).every((r) => r.headers.authorization === undefined)).toBe(true);
+
+    const collected = await details('inp-collected');
+    expect(collected.status).toBe('delivered');
+    expect(collected.current_phase).toEqual({ key: 'delivered', name: 'Delivered' });
+    expect(collected.carrier).toMatchObject({ id: 'inpost', name: 'InPost' });
+    expect(collected.expected_delivery).toEqual({ from: null, to: null });
+    expect(collected.pod_url).toBeNull();
+    expect(collected.all_events).toHaveLength(13);
+    expect(collected.all_events.slice(0, 3).map((e: { event_key: string }) => e.event_key)).toEqual([
+      'collected_by_recipient',
+      'available_for_pickup',
+      'available_for_pickup',
+    ]);
+    expect(collected.all_events[0]).toMatchObject({
+      event: 'Collected by the recipient',
+      phase_key: 'delivered',
+      timezone: 'Europe/Warsaw',
+      carrier_name: 'InPost',
+      location: { place: 'Kraków, PL', line1: 'KRA99X', line2: 'ul. Testowa 1', postal_code: '30-001', country_code: 'PL' },
+      additional_info: { carrier_code: 'delivered', carrier_description: 'delivered', target_machine_id: 'KRA99X' },
+    });
+    expect(collected.all_events[0].time).toMatch(/^2025-11-19T17:41:09/);
+
+    const waiting = await details('inp-waiting');
+    expect(waiting.status).toBe('active');
+    expect(waiting.current_phase).toEqual({ key: 'available_for_pickup', name: 'Available for pickup' });
+    expect(waiting.all_events[0]).toMatchObject({
+      event_key: 'available_for_pickup',
+      location: {
+        place: 'Gdańsk, PL',
+        full: 'GDA97Z, ul. Wymyślona 3, 80-003 Gdańsk, Poland',
+        location_type: 'pickup_point',
+        latitude: '54.35202',
+        longitude: '18.64631',
+      },
+    });
+
+    const unknown = await details('inp-unknown');
+    expect(unknown.status).toBe('pending');
+    expect(unknown.all_events).toEqual([]);
+  });
+
+  it('stores a ShipX token masked and never shows it', async () => {
+    const created = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
+      carrier_reference: 'inp-token',
+      carrier_id: 'inpost',
+      settings: { api_token: API_TOKEN, environment: 'sandbox' },
+    });
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(API_TOKEN);
+    const config = res.json().find((c: { carrier_reference: string }) => c.carrier_reference === 'inp-token');
+    expect(config.settings).toMatchObject({ api_token: '********', environment: 'sandbox' });
+  });
+
+  it('refuses a setting InPost does not have with 4030 on it', async () => {
+    const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
+      carrier_reference: 'inp-wrong',
+      carrier_id: 'inpost',
+      settings: { api_key: 'abc', environment: 'sandbox' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().api_response).toBe('4030');
+    expect(res.json().errors.settings.api_key).toEqual([expect.stringMatching(/Unknown setting/)]);
+  });
+});
