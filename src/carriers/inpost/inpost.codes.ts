@@ -4,7 +4,7 @@ import type { CodeTable } from '../sdk/codes.js';
  * InPost ShipX status names → our event keys.
  *
  * Source: InPost ShipX documentation, "Statuses" (`GET /v1/statuses`, public), https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153478,
- * read 2026-11-21, with the list of names as InPost's Magento module keeps it (InPost-Magento/smartmage_inpost,
+ * read 2026-11-28, with the list of names as InPost's Magento module keeps it (InPost-Magento/smartmage_inpost,
  * `Model/Config/Source/Status.php`) and InPost's long descriptions of each status (pl_PL) as public clients
  * store them. The names are typed in; the comments are ours.
  *

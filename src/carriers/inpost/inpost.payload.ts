@@ -4,7 +4,7 @@
  *
  * Source: InPost ShipX documentation, "Shipment Tracking" (https://dokumentacja-inpost.atlassian.net/wiki/spaces/PL/pages/18153479,
  * and its [1.23.0] version, pages/28639244), "Points" for the shape of a point (pages/28639230) and the
- * error object of the ShipX documentation (pages/28639229); read 2026-11-21. See docs/carriers/inpost.md.
+ * error object of the ShipX documentation (pages/28639229); read 2026-11-28. See docs/carriers/inpost.md.
  */
 
 /** The Tracking resource. */
