@@ -9,30 +9,40 @@ export interface RawResponse {
 /**
  * One client connection on a raw socket: what is written is exactly what the server reads, and what the
  * server sends (answers, or closing the connection) is seen as it happens, with no client library retrying
- * or reconnecting in between.
+ * or reconnecting in between. With `lagMs`, it is seen that much later, as by a client across a network: until
+ * then the client takes the connection for open and writes on it.
  */
 export class RawConnection {
   private buffered = Buffer.alloc(0);
   private closedFlag = false;
   private waiters: Array<() => void> = [];
 
-  private constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffered = Buffer.concat([this.buffered, chunk]);
-      this.notify();
-    });
+  private constructor(
+    private readonly socket: net.Socket,
+    private readonly lagMs: number,
+  ) {
+    const seen = (event: () => void) => (lagMs > 0 ? () => setTimeout(event, lagMs) : event);
+    socket.on('data', (chunk: Buffer) =>
+      seen(() => {
+        this.buffered = Buffer.concat([this.buffered, chunk]);
+        this.notify();
+      })(),
+    );
     // A reset is a close too: the test asserts on what was received before it.
     socket.on('error', () => {});
-    socket.on('close', () => {
-      this.closedFlag = true;
-      this.notify();
-    });
+    socket.on(
+      'close',
+      seen(() => {
+        this.closedFlag = true;
+        this.notify();
+      }),
+    );
   }
 
-  static open(port: number): Promise<RawConnection> {
+  static open(port: number, options: { lagMs?: number } = {}): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
       const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => resolve(new RawConnection(socket)));
+      socket.once('connect', () => resolve(new RawConnection(socket, options.lagMs ?? 0)));
       socket.once('error', reject);
     });
   }
@@ -41,10 +51,13 @@ export class RawConnection {
     return this.closedFlag;
   }
 
-  /** Writes bytes; false when the connection is already gone. */
+  /** Writes bytes; false when the connection is already gone (or, with a lag, turns out to be). */
   write(data: string): Promise<boolean> {
-    if (this.closedFlag || this.socket.destroyed) return Promise.resolve(false);
-    return new Promise((resolve) => this.socket.write(data, (error) => resolve(!error)));
+    if (this.closedFlag || (this.lagMs === 0 && this.socket.destroyed)) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      if (this.socket.destroyed) return resolve(false);
+      this.socket.write(data, (error) => resolve(!error));
+    });
   }
 
   /** The next complete response (head and a Content-Length body), or null when the connection closes first. */
@@ -107,5 +120,56 @@ export class RawConnection {
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
+  }
+}
+
+/**
+ * A keep-alive client of one port on raw connections: a request goes on the connection used last among those
+ * it takes for open and idle, or on a new one; a connection answered with `Connection: close`, or idle for
+ * `idleTimeoutMs`, is not used again. It never sends a request again: a request on a connection that closes
+ * before its answer fails (`ConnectionLost`); a refused connection carried nothing (`ECONNREFUSED`).
+ */
+export class KeepAliveClient {
+  private idle: Array<{ connection: RawConnection; since: number }> = [];
+  private used = new WeakSet<RawConnection>();
+
+  constructor(
+    private readonly port: number,
+    private readonly options: { lagMs: number; idleTimeoutMs: number },
+  ) {}
+
+  /** Sends one request (its bytes, head and body) and reads its answer. */
+  async request(bytes: string, timeoutMs = 10_000): Promise<RawResponse> {
+    const connection = this.pick() ?? (await RawConnection.open(this.port, { lagMs: this.options.lagMs }));
+    const reused = this.used.has(connection);
+    this.used.add(connection);
+    const answer = (await connection.write(bytes)) ? await connection.response(timeoutMs) : null;
+    if (!answer) {
+      connection.destroy();
+      throw new ConnectionLost(reused);
+    }
+    if (answer.headers.connection === 'close') connection.destroy();
+    else this.idle.push({ connection, since: Date.now() });
+    return answer;
+  }
+
+  close(): void {
+    for (const { connection } of this.idle) connection.destroy();
+    this.idle = [];
+  }
+
+  private pick(): RawConnection | null {
+    const now = Date.now();
+    const usable = (entry: { connection: RawConnection; since: number }) =>
+      !entry.connection.closed && now - entry.since < this.options.idleTimeoutMs;
+    for (const entry of this.idle) if (!usable(entry)) entry.connection.destroy();
+    this.idle = this.idle.filter(usable);
+    return this.idle.pop()?.connection ?? null;
+  }
+}
+
+export class ConnectionLost extends Error {
+  constructor(readonly reused: boolean) {
+    super(`the connection${reused ? ', kept alive from an earlier request,' : ''} closed before an answer`);
   }
 }
