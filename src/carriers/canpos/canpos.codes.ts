@@ -8,7 +8,7 @@ import type { CodeTable } from '../sdk/codes.js';
  * Only the opening of that page could be read here (2026-11), not the list itself, so this table holds the codes
  * whose meaning could be established otherwise, each marked with where it comes from:
  * - [sample]: the sample answer of Canada Post's "Get Tracking Details – REST" page (codes 20, 0100, 0173, 0174,
- *   1496), as public client test suites reproduce it;
+ *   0500, 1496, 2300, 3000), as public client code reproduces it;
  * - [seen]: Canada Post's English description of the code as recorded from live answers in public client code
  *   (the karrio project's Canada Post connector, `providers/canadapost/units.py`, read 2026-11). Unverified
  *   against Canada Post's own list; the keys are our reading of each description.
@@ -17,12 +17,12 @@ import type { CodeTable } from '../sdk/codes.js';
  */
 export const CANPOS_CODES: CodeTable = {
   // Before the parcel moves.
-  '3000': 'info_received', // [seen] electronic information submitted by shipper
+  '3000': 'info_received', // [sample] order information received by Canada Post
   '3002': 'label_created', // [seen] return label created
   '190': 'cancelled', // [seen] retail transaction has been voided
 
   // Accepted or picked up.
-  '2300': 'picked_up', // [seen] item picked up by Canada Post
+  '2300': 'picked_up', // [sample] item picked up by Canada Post
   '1300': 'picked_up', // [seen] item accepted
   '1301': 'picked_up', // [seen] item accepted at the Post Office
   '1302': 'picked_up', // [seen] item accepted at the Post Office
@@ -99,7 +99,7 @@ export const CANPOS_CODES: CodeTable = {
 
   // The last mile.
   '174': 'out_for_delivery', // [sample] item out for delivery
-  '500': 'out_for_delivery', // [seen] out for delivery
+  '500': 'out_for_delivery', // [sample] out for delivery
   '1411': 'delivery_attempt_failed', // [seen] business closed; on hold for a second delivery attempt
   '2411': 'delivery_attempt_failed', // [seen] business temporarily closed; item on hold
   '1443': 'delivery_attempt_failed', // [seen] attempted delivery; rescheduled for next business day

@@ -49,6 +49,9 @@ describe('Canada Post code table', () => {
     expect(CANPOS_CODES['174']).toBe('out_for_delivery');
     expect(CANPOS_CODES['1496']).toBe('delivered');
     expect(CANPOS_CODES['20']).toBe('delivered');
+    expect(CANPOS_CODES['500']).toBe('out_for_delivery');
+    expect(CANPOS_CODES['2300']).toBe('picked_up');
+    expect(CANPOS_CODES['3000']).toBe('info_received');
   });
 });
 
