@@ -6,7 +6,7 @@ import type { Paused } from './limits.js';
 /** A request to a carrier API, as an adapter builds it. */
 export interface CarrierCall {
   carrier: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   body?: string;
