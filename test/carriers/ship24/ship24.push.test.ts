@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { acceptsPush, bearerPushToken, type PushCapable } from '../../../src/carriers/push.js';
+import { requestsFor } from '../support/kit.js';
+import { fixture, NUMBERS, SETTINGS, type Ship24Server, ship24Adapter, ship24Server } from './ship24-server.js';
+
+const servers: Ship24Server[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()?.close();
+});
+
+describe('ship24 push: webhooks through the adapter', () => {
+  it('is checked by the default bearer push token: the secret the merchant sets in the Ship24 dashboard', async () => {
+    const server = await ship24Server();
+    servers.push(server);
+    const { adapter } = ship24Adapter(server);
+    expect(acceptsPush(adapter)).toBe(true);
+    // No signature of its own: the push token is the whole check.
+    const push = adapter as PushCapable;
+    expect(push.pushToken).toBeUndefined();
+    expect(push.verifyPush).toBeUndefined();
+    expect(bearerPushToken({ authorization: 'Bearer wbpush_abc' })).toBe('wbpush_abc');
+  });
+
+  it('maps pushed events like a poll, naming the courier once the list is known', async () => {
+    const server = await ship24Server({ registered: [NUMBERS.delivered] });
+    servers.push(server);
+    const { adapter } = ship24Adapter(server);
+    const before = adapter.parsePush(fixture('webhook.json'));
+    if (!before.ok) throw new Error(before.message);
+    expect(before.updates.map((u) => u.tracking_number)).toEqual([NUMBERS.delivered]);
+    const [update] = before.updates;
+    expect(update.result).toMatchObject({ status: 'ok', events: [{ event_key: 'out_for_delivery', timezone: 'Europe/London' }] });
+    expect(update.result.status === 'ok' && update.result.carrier_of_record).toBeUndefined();
+    // A poll reads the courier list; pushes name the courier from then on.
+    await adapter.track(requestsFor(NUMBERS.delivered), SETTINGS, { now: new Date() });
+    const after = adapter.parsePush(fixture('webhook.json'));
+    expect(after.ok && after.updates[0].result).toMatchObject({ carrier_of_record: { name: 'Royal Mail', courier_code: 'royal-mail' } });
+  });
+
+  it('refuses a body that is not a trackings list', async () => {
+    const server = await ship24Server();
+    servers.push(server);
+    const { adapter } = ship24Adapter(server);
+    expect(adapter.parsePush({ data: [] })).toEqual({ ok: false, message: 'The body has no "trackings" list.' });
+  });
+});
