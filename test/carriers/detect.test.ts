@@ -145,7 +145,14 @@ describe('UPU S10 (modulo 11, weights 8 6 4 2 3 5 9 7)', () => {
     expect(detectCarriers('CP876543216FR')).toEqual([{ carrier_id: 'lapost', confidence: 'low', format: 's10', check_digit: 'valid' }]);
     expect(detectCarriers('LA000000080NL')).toEqual([{ carrier_id: 'postnl', confidence: 'low', format: 's10', check_digit: 'valid' }]);
     expect(detectCarriers('EA000000005US')).toEqual([{ carrier_id: 'uspsus', confidence: 'low', format: 's10', check_digit: 'valid' }]);
-    expect(detectCarriers('RR123456785GB')).toEqual([]);
+    expect(detectCarriers('RR123456785GB')).toEqual([{ carrier_id: 'royalm', confidence: 'low', format: 's10', check_digit: 'valid' }]);
+    expect(detectCarriers('RR123456785SE')).toEqual([{ carrier_id: 'postnd', confidence: 'low', format: 's10', check_digit: 'valid' }]);
+    expect(detectCarriers('RR123456785DK')).toEqual([{ carrier_id: 'postnd', confidence: 'low', format: 's10', check_digit: 'valid' }]);
+    expect(detectCarriers('RR123456785CA')).toEqual([{ carrier_id: 'canpos', confidence: 'low', format: 's10', check_digit: 'valid' }]);
+    expect(detectCarriers('RR123456785AU')).toEqual([{ carrier_id: 'auspos', confidence: 'low', format: 's10', check_digit: 'valid' }]);
+    // Norway's and Finland's are Posten Norge's and Posti's, which Waybill does not track directly.
+    expect(detectCarriers('RR123456785NO')).toEqual([]);
+    expect(detectCarriers('RR123456785FI')).toEqual([]);
     expect(detectCarriers('RR123456786DE')).toEqual([]);
   });
 

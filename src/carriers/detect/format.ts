@@ -1,7 +1,21 @@
 /** What the format families report, and the carrier ids they know. */
 
 /** The carriers whose tracking-number formats are known here (the sandbox carrier has none). */
-export const DETECTABLE_CARRIERS = ['upsglb', 'dhlglb', 'fdxglb', 'postnl', 'lapost', 'glsglb', 'uspsus'] as const;
+export const DETECTABLE_CARRIERS = [
+  'upsglb',
+  'dhlglb',
+  'fdxglb',
+  'postnl',
+  'lapost',
+  'glsglb',
+  'uspsus',
+  'inpost',
+  'postnd',
+  'royalm',
+  'dpdeur',
+  'canpos',
+  'auspos',
+] as const;
 export type DetectableCarrier = (typeof DETECTABLE_CARRIERS)[number];
 
 export type Confidence = 'high' | 'medium' | 'low';

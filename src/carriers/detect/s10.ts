@@ -3,11 +3,19 @@ import { type DetectableCarrier, type FormatFamily, reading } from './format.js'
 
 const S10 = /^[A-Z]{2}\d{9}[A-Z]{2}$/;
 
-/** The designated operator of the issuing country, among the carriers known here. */
+/**
+ * The designated operator of the issuing country, among the carriers known here (PostNord is Sweden's and
+ * Denmark's; Norway's and Finland's S10 numbers are Posten Norge's and Posti's, not PostNord's).
+ */
 const OPERATOR_OF: Readonly<Record<string, DetectableCarrier>> = {
+  AU: 'auspos',
+  CA: 'canpos',
   DE: 'dhlglb',
+  DK: 'postnd',
   FR: 'lapost',
+  GB: 'royalm',
   NL: 'postnl',
+  SE: 'postnd',
   US: 'uspsus',
 };
 

@@ -35,7 +35,7 @@ describe('what PostNord detection leaves to others', () => {
     const sscc = `0037390000000000003${gs1CheckDigit('37390000000000003')}`;
     expect(sscc).toBe('00373900000000000037');
     expect(readings(sscc, 'postnd')).toEqual([]);
-    expect(readings('RR900000019SE', 'postnd')).toEqual([]);
+    expect(readings('RR900000019SE', 'postnd')).toEqual(['s10/valid/low']);
     expect(postnordFormats('LX900000075DK')).toEqual([]);
   });
 });
