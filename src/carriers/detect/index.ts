@@ -3,12 +3,18 @@
  * asked). Pure: the services decide what to do with the candidates. docs/carriers/detection.md has the formats,
  * their sources and the confidence rules.
  */
+import { auspostFormats } from './auspos.js';
+import { canposFormats } from './canpos.js';
 import { dhlFormats } from './dhl.js';
+import { dpdFormats } from './dpdeur.js';
 import { fedexFormats } from './fedex.js';
 import type { Confidence, FormatFamily, FormatMatch } from './format.js';
 import { glsFormats } from './gls.js';
+import { inpostFormats } from './inpost.js';
 import { laposteFormats } from './laposte.js';
+import { postnordFormats } from './postnd.js';
 import { postnlFormats } from './postnl.js';
+import { royalmFormats } from './royalm.js';
 import { s10Formats } from './s10.js';
 import { ssccFormats } from './sscc.js';
 import { upsFormats } from './ups.js';
@@ -31,6 +37,12 @@ const FAMILIES: readonly FormatFamily[] = [
   glsFormats,
   postnlFormats,
   laposteFormats,
+  inpostFormats,
+  canposFormats,
+  postnordFormats,
+  auspostFormats,
+  royalmFormats,
+  dpdFormats,
   s10Formats,
   ssccFormats,
 ];
@@ -54,6 +66,14 @@ const FORMAT_NAMES: Readonly<Record<string, string>> = {
   gls_parcel_11: 'GLS parcel number',
   postnl_3s: 'PostNL 3S',
   laposte_13: 'La Poste',
+  dpd_parcel_14: 'DPD parcel number',
+  dpd_parcel_15: 'DPD parcel number',
+  inpost_24: 'InPost',
+  canpos_pin_16: 'Canada Post PIN',
+  postnord_11se: 'PostNord',
+  auspost_eparcel_16: 'Australia Post eParcel article',
+  auspost_consignment_10: 'Australia Post eParcel consignment',
+  royalm_2d_21: 'Royal Mail 2D barcode',
   s10: 'UPU S10',
   sscc: 'SSCC',
 };
