@@ -1,8 +1,8 @@
-import { hash } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { TrackingRegistrar } from '../aggregator.js';
 import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
-import type { PushCapable, PushUpdate } from '../push.js';
+import { bearerPushToken, type PushCapable, type PushedRequest, type PushUpdate } from '../push.js';
 import type { CarrierResponse } from '../sdk/http.js';
 import { type CallContext, HttpCarrier, type PollCapacity } from '../sdk/http-carrier.js';
 import { type CarrierLimits, nextReset } from '../sdk/limits.js';
@@ -65,6 +65,14 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
 
   readonly settingsSchema = Type.Object({
     api_key: secret(CredentialText('Ship24 API key (Dashboard → Integrations → API Keys), sent as "Authorization: Bearer <key>"')),
+    webhook_secret: Type.Optional(
+      secret(
+        CredentialText(
+          'The Webhook Secret Ship24 allocated to the account (Dashboard → Integrations → Webhooks): webhooks must carry it ' +
+            'as "Authorization: Bearer <secret>" besides the push token in their URL',
+        ),
+      ),
+    ),
     poll_interval_seconds: PollIntervalSetting,
   });
 
@@ -91,6 +99,11 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
   private couriers: { book: CourierBook; digest: string; readAt: number } = { book: TABLE_ONLY, digest: 'table', readAt: -Infinity };
   private couriersTried = Number.NEGATIVE_INFINITY;
   private couriersReading: Promise<void> | null = null;
+
+  /** The API key alone identifies the credential (its limits are Ship24's per key); the webhook secret does not. */
+  protected override credentialParts(settings: Readonly<Record<string, unknown>>): unknown[] {
+    return [['api_key', settings.api_key ?? null]];
+  }
 
   /** One results call per number counts against the rate, not one per batch. */
   override pollCapacity(settings: CarrierSettings, horizonMs: number): PollCapacity {
@@ -199,10 +212,23 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
   }
 
   /**
-   * Webhooks: Ship24 posts `{ trackings: [...] }` with `Authorization: Bearer <webhook secret>`; the merchant sets
-   * the configuration's push token as that secret in the Ship24 dashboard, so the default bearer check is the
-   * whole check (Ship24 signs nothing). Mapped like a poll.
+   * Webhooks: Ship24 posts `{ trackings: [...] }` to the URL the merchant sets in its dashboard, with the Webhook
+   * Secret Ship24 allocated to the account as `Authorization: Bearer <secret>`. Ship24 chooses that secret, so
+   * the configuration is found by the push token given in the URL (`?push_token=`); a push without it is read with
+   * the token as its bearer, the default. Mapped like a poll.
    */
+  pushToken(headers: PushedRequest['headers'], request?: PushedRequest): string | null {
+    return queryToken(request) ?? bearerPushToken(headers);
+  }
+
+  /** With the push token in the URL, the bearer must be the configuration's Ship24 Webhook Secret, when it has one. */
+  verifyPush(request: PushedRequest, settings: CarrierSettings): boolean {
+    const expected = settings.webhook_secret;
+    if (typeof expected !== 'string' || expected === '' || queryToken(request) === null) return true;
+    const given = bearerPushToken(request.headers);
+    return given !== null && safeEqual(given, expected);
+  }
+
   parsePush(body: unknown): { ok: true; updates: PushUpdate[] } | { ok: false; message: string } {
     return parseShip24Push(body, { eventKeyOf: (codes) => this.code(SHIP24_CODES, codes), couriers: this.couriers.book });
   }
@@ -268,4 +294,17 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
     // 409 request_conflict: the same request in parallel; it may be sent again.
     return { status: 'error', retryable: response.status === 409 || response.status >= 500, message };
   }
+}
+
+/** The push token in the URL Ship24 was given (`?push_token=`), when the route passes the query on. */
+function queryToken(request: PushedRequest | undefined): string | null {
+  const query = (request as { query?: Readonly<Record<string, unknown>> } | undefined)?.query;
+  const value = query?.push_token;
+  const token = Array.isArray(value) ? value[0] : value;
+  return typeof token === 'string' && token !== '' ? token : null;
+}
+
+/** Compares two texts in a time that does not depend on where they differ. */
+function safeEqual(given: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }

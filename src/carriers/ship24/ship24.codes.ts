@@ -2,7 +2,7 @@ import type { PhaseKey } from '../phases.js';
 import type { CodeTable } from '../sdk/codes.js';
 
 /**
- * Ship24's tracking vocabulary → our event keys. Read on 2026-11-27 from Ship24's "Status" page
+ * Ship24's tracking vocabulary → our event keys. Read on 2026-11-28 from Ship24's "Status" page
  * (https://docs.ship24.com/status, as published in Ship24's own plugin repository ship24/ship24-ai-plugin,
  * data/statuses.json): 8 milestones, 6 categories and 20 status codes. docs/carriers/ship24.md has the table.
  *

@@ -13,7 +13,7 @@ export interface CourierInfo {
 /**
  * Ship24 courier codes of carriers Waybill has an adapter of its own for, with the name and country Ship24 gives
  * them. Only codes Ship24's documentation shows are listed: `us-post` (USPS) and `fr-post` (La Poste), in the
- * `GET /couriers` example and the tracking examples of the OpenAPI document (read 2026-11-27). Ship24 publishes
+ * `GET /couriers` example and the tracking examples of the OpenAPI document (read 2026-11-28). Ship24 publishes
  * its courier list only through `GET /couriers` and a dashboard CSV, so the codes of the other carriers Waybill
  * tracks directly (Royal Mail, InPost, DHL, UPS, …) are not known from documentation and are not guessed: those
  * couriers are named from `GET /couriers`, with no Waybill carrier id.

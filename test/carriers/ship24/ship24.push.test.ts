@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptsPush, bearerPushToken, type PushCapable } from '../../../src/carriers/push.js';
+import { acceptsPush, bearerPushToken, type PushedRequest } from '../../../src/carriers/push.js';
 import { requestsFor } from '../support/kit.js';
 import { fixture, NUMBERS, SETTINGS, type Ship24Server, ship24Adapter, ship24Server } from './ship24-server.js';
 
@@ -9,15 +9,35 @@ afterEach(async () => {
 });
 
 describe('ship24 push: webhooks through the adapter', () => {
-  it('is checked by the default bearer push token: the secret the merchant sets in the Ship24 dashboard', async () => {
+  it('finds the configuration by the push token in the URL, else by the bearer', async () => {
     const server = await ship24Server();
     servers.push(server);
     const { adapter } = ship24Adapter(server);
     expect(acceptsPush(adapter)).toBe(true);
-    // No signature of its own: the push token is the whole check.
-    const push = adapter as PushCapable;
-    expect(push.pushToken).toBeUndefined();
-    expect(push.verifyPush).toBeUndefined();
+    const headers = { authorization: 'Bearer ship24-allocated-secret' };
+    expect(adapter.pushToken(headers, { headers, rawBody: Buffer.alloc(0), query: { push_token: 'wbpush_abc' } })).toBe('wbpush_abc');
+    expect(adapter.pushToken(headers, { headers, rawBody: Buffer.alloc(0), query: { push_token: ['wbpush_abc', 'x'] } })).toBe(
+      'wbpush_abc',
+    );
+    expect(adapter.pushToken({ authorization: 'Bearer wbpush_abc' }, { headers, rawBody: Buffer.alloc(0), query: {} })).toBe('wbpush_abc');
+    expect(adapter.pushToken({ authorization: 'Bearer wbpush_abc' })).toBe('wbpush_abc');
+    expect(adapter.pushToken({})).toBeNull();
+  });
+
+  it("checks Ship24's Webhook Secret as the bearer when the configuration has it and the token came in the URL", async () => {
+    const server = await ship24Server();
+    servers.push(server);
+    const { adapter } = ship24Adapter(server);
+    const pushed = (authorization: string | undefined, query: Record<string, string> = { push_token: 'wbpush_abc' }) =>
+      ({ headers: authorization ? { authorization } : {}, rawBody: Buffer.from('{}'), query }) as PushedRequest;
+    const settings = { ...SETTINGS, webhook_secret: 'ship24-allocated-secret' };
+    expect(adapter.verifyPush(pushed('Bearer ship24-allocated-secret'), settings)).toBe(true);
+    expect(adapter.verifyPush(pushed('Bearer ship24-allocated-secreT'), settings)).toBe(false);
+    expect(adapter.verifyPush(pushed('Bearer ship24'), settings)).toBe(false);
+    expect(adapter.verifyPush(pushed(undefined), settings)).toBe(false);
+    // Without a secret set, the push token is the whole check; so it is with the token as the bearer.
+    expect(adapter.verifyPush(pushed(undefined), SETTINGS)).toBe(true);
+    expect(adapter.verifyPush(pushed('Bearer wbpush_abc', {}), settings)).toBe(true);
     expect(bearerPushToken({ authorization: 'Bearer wbpush_abc' })).toBe('wbpush_abc');
   });
 
