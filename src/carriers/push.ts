@@ -12,15 +12,20 @@ export interface PushedRequest {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body's bytes exactly as sent, for signatures computed over them. */
   rawBody: Buffer;
+  /**
+   * The query parameters of the URL posted to. Carriers that can be given only a URL to push to (17TRACK: no
+   * header of ours) carry the push token there; the adapter's `pushToken` reads it.
+   */
+  query?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** The push part of a carrier adapter, present when `capabilities.push` is true. */
 export interface PushCapable {
   /**
    * The secret we gave the carrier when subscribing, where this carrier sends it back (a header it lets us
-   * name, or one it defines). Without this method: `Authorization: Bearer <push token>`.
+   * name, one it defines, or the query of the URL it was given). Without this method: `Authorization: Bearer <push token>`.
    */
-  pushToken?(headers: PushedRequest['headers']): string | null;
+  pushToken?(headers: PushedRequest['headers'], request?: PushedRequest): string | null;
   /**
    * Checks what the push token alone cannot: a signature over the raw body (HMAC) with the configuration's
    * settings. Without this method the push token is the whole check.

@@ -96,7 +96,7 @@ export class CarrierPushService {
   async receive(carrierId: string, request: PushedRequest, body: unknown): Promise<{ updates: number; queued: boolean }> {
     const adapter = this.carriers.get(carrierId);
     if (!adapter || !acceptsPush(adapter)) throw new PushNotAuthorizedError();
-    const token = adapter.pushToken ? adapter.pushToken(request.headers) : bearerPushToken(request.headers);
+    const token = adapter.pushToken ? adapter.pushToken(request.headers, request) : bearerPushToken(request.headers);
     const hash = token ? this.tokenHash(carrierId, token) : null;
     if (!hash) throw new PushNotAuthorizedError();
     // The hash is looked up, never compared: a wrong token finds nothing, in the same time as a right one.

@@ -1,7 +1,10 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
-/** Query parameters that carry a credential: the signature of a signed label or proof-of-delivery link. */
-const SECRET_PARAMS = new Set(['signature', 'sig']);
+/**
+ * Query parameters that carry a credential: the signature of a signed label or proof-of-delivery link, and the push
+ * token of a carrier hook URL (carriers that can be given only a URL carry it there).
+ */
+const SECRET_PARAMS = new Set(['signature', 'sig', 'push_token']);
 /** The tracking page's path: its reference is the only authority needed to read the page. */
 const TRACKING_PAGE = /^\/+(?:t|%74)\/[^?#]*/i;
 

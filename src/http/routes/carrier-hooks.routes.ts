@@ -24,7 +24,8 @@ export const carrierHookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const pushed = { headers: request.headers, rawBody: request.rawBody ?? Buffer.alloc(0) };
+      const query = (request.query ?? {}) as Record<string, string | string[] | undefined>;
+      const pushed = { headers: request.headers, rawBody: request.rawBody ?? Buffer.alloc(0), query };
       const data = await app.context.carrierPush.receive(request.params.carrier_id, pushed, request.body);
       return { api_response: '200', data };
     },
