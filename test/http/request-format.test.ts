@@ -177,16 +177,16 @@ describe('request format', () => {
   describe('numbers', () => {
     it('refuses a number too large for a double (read as Infinity) as a 4030 on its field, and stores nothing', async () => {
       const cases: Array<[string, string, unknown]> = [
-        ['huge-weight', '"weight":{"amount":1e400,"unit":"g"}', { weight: { amount: ['Must be of type number.'] } }],
+        ['huge-weight', '"weight":{"amount":1e400,"unit":"g"}', { weight: { amount: ['Must be of type number or null.'] } }],
         [
           'huge-length',
           '"dimensions":{"length":-1e400,"width":1,"height":1,"unit":"cm"}',
-          { dimensions: { length: ['Must be of type number.'] } },
+          { dimensions: { length: ['Must be of type number or null.'] } },
         ],
         [
           'huge-cost',
           '"line_items":[{"product_name":"a"},{"product_cost":1E999}]',
-          { line_items: { '1': { product_cost: ['Must be of type number.'] } } },
+          { line_items: { '1': { product_cost: ['Must be of type number or null.'] } } },
         ],
       ];
       for (const [id, field, errors] of cases) {
