@@ -296,10 +296,9 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
   }
 }
 
-/** The push token in the URL Ship24 was given (`?push_token=`), when the route passes the query on. */
+/** The push token in the URL Ship24 was given (`?push_token=`). */
 function queryToken(request: PushedRequest | undefined): string | null {
-  const query = (request as { query?: Readonly<Record<string, unknown>> } | undefined)?.query;
-  const value = query?.push_token;
+  const value = request?.query?.push_token;
   const token = Array.isArray(value) ? value[0] : value;
   return typeof token === 'string' && token !== '' ? token : null;
 }

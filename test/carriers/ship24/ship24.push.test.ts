@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptsPush, bearerPushToken, type PushedRequest } from '../../../src/carriers/push.js';
+import { acceptsPush, bearerPushToken } from '../../../src/carriers/push.js';
 import { requestsFor } from '../support/kit.js';
 import { fixture, NUMBERS, SETTINGS, type Ship24Server, ship24Adapter, ship24Server } from './ship24-server.js';
 
@@ -28,8 +28,11 @@ describe('ship24 push: webhooks through the adapter', () => {
     const server = await ship24Server();
     servers.push(server);
     const { adapter } = ship24Adapter(server);
-    const pushed = (authorization: string | undefined, query: Record<string, string> = { push_token: 'wbpush_abc' }) =>
-      ({ headers: authorization ? { authorization } : {}, rawBody: Buffer.from('{}'), query }) as PushedRequest;
+    const pushed = (authorization: string | undefined, query: Record<string, string> = { push_token: 'wbpush_abc' }) => ({
+      headers: authorization ? { authorization } : {},
+      rawBody: Buffer.from('{}'),
+      query,
+    });
     const settings = { ...SETTINGS, webhook_secret: 'ship24-allocated-secret' };
     expect(adapter.verifyPush(pushed('Bearer ship24-allocated-secret'), settings)).toBe(true);
     expect(adapter.verifyPush(pushed('Bearer ship24-allocated-secreT'), settings)).toBe(false);
