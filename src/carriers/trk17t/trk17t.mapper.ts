@@ -93,7 +93,7 @@ export function chosenEntry(entries: readonly Trk17tAccepted[]): Trk17tAccepted 
 }
 
 function trackInfoOf(entry: Trk17tAccepted): Trk17tTrackInfo | null {
-  return isObject(entry.track_info) ? (entry.track_info as Trk17tTrackInfo) : null;
+  return isObject(entry) && isObject(entry.track_info) ? (entry.track_info as Trk17tTrackInfo) : null;
 }
 
 function providersOf(entry: Trk17tAccepted): Trk17tProviderTrack[] {
@@ -237,7 +237,7 @@ export function carrierOfRecord(entry: Trk17tAccepted): CarrierOfRecord | undefi
   const providers = providersOf(entry)
     .map((track) => (isObject(track.provider) ? (track.provider as Trk17tProvider) : null))
     .filter((provider): provider is Trk17tProvider => provider !== null);
-  const key = text(integer(entry.carrier) ?? undefined) ?? text(integer(providers[0]?.key) ?? undefined);
+  const key = text(integer(isObject(entry) ? entry.carrier : null) ?? undefined) ?? text(integer(providers[0]?.key) ?? undefined);
   if (!key || key === '0') return undefined;
   const named = providers.find((provider) => text(provider.key) === key);
   const name = text(named?.name)?.slice(0, 150) ?? TRK17T_COURIERS[key]?.name ?? null;
