@@ -22,6 +22,8 @@ export interface Trk17tServer extends CarrierServer {
   stopped: Set<string>;
   /** Registrations the account may still make (null: no end). */
   quota: number | null;
+  /** What 17TRACK knows of each parcel: its `gettrackinfo` entry, by number (a test may change them). */
+  parcels: Map<string, Record<string, unknown>>;
 }
 
 /** The numbers of a request's body (`[{ "number": … }]`). */
@@ -41,7 +43,8 @@ export async function trk17tServer(
   options: { registered?: readonly string[]; quota?: number | null; trackReply?: ScriptedReply } = {},
 ): Promise<Trk17tServer> {
   const server = (await new CarrierServer().start()) as Trk17tServer;
-  const parcels = knownParcels();
+  const parcels: Map<string, Record<string, unknown>> = knownParcels();
+  server.parcels = parcels;
   const carrierOf = (number: string) => Number(parcels.get(number)?.carrier ?? 0);
   server.registered = new Map((options.registered ?? []).map((number) => [number, carrierOf(number)]));
   server.registrations = [];
