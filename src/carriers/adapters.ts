@@ -14,6 +14,7 @@ import { RoyalMailCarrier } from './royalm/royalm.carrier.js';
 import { SandboxCarrier } from './sandbox/sandbox.carrier.js';
 import type { CarrierToolkit } from './sdk/toolkit.js';
 import { Ship24Carrier } from './ship24/ship24.carrier.js';
+import { Trk17tCarrier } from './trk17t/trk17t.carrier.js';
 import { UpsCarrier } from './upsglb/upsglb.carrier.js';
 import { UspsCarrier } from './uspsus/uspsus.carrier.js';
 
@@ -36,5 +37,6 @@ export function carrierAdapters(kit: CarrierToolkit): CarrierAdapter[] {
     new RoyalMailCarrier(kit),
     new DpdCarrier(kit),
     new Ship24Carrier(kit),
+    new Trk17tCarrier(kit),
   ];
 }
