@@ -43,7 +43,22 @@ describe('waybill carriers list|add|update (clients of the admin API)', () => {
 
   it('lists every carrier with what it does and what it needs, the operator-provided settings flagged', async () => {
     const listed = await waybill('carriers', 'list');
-    for (const id of ['sandbx', 'upsglb', 'dhlglb', 'fdxglb', 'postnl', 'lapost', 'glsglb', 'uspsus']) expect(listed).toContain(id);
+    const ids = [
+      'sandbx',
+      'upsglb',
+      'dhlglb',
+      'fdxglb',
+      'postnl',
+      'lapost',
+      'glsglb',
+      'uspsus',
+      'dhlpde',
+      'inpost',
+      'postnd',
+      'royalm',
+      'dpdeur',
+    ];
+    for (const id of [...ids, 'canpos', 'auspos', 'ship24', 'trk17t']) expect(listed).toContain(id);
     const ups = listed.split('\n').find((line) => line.startsWith('upsglb')) ?? '';
     expect(ups).toContain('tracking');
     expect(ups).toContain('client_id*');

@@ -77,5 +77,26 @@ describe('carrier configuration settings: checked against the adapter, secrets m
     expect(sandbox.settings_schema.properties.step_seconds['x-secret']).toBeUndefined();
     expect(res.body).not.toContain('operator-provided-key');
     for (const entry of res.json()) expect(entry.id).toMatch(/^[a-z0-9]{6}$/);
+    // Sixteen real carriers besides the sandbox, each with a settings schema of its own.
+    const real = res.json().filter((c: { id: string }) => c.id !== 'sandbx');
+    expect(real.map((c: { id: string }) => c.id).sort()).toEqual([
+      'auspos',
+      'canpos',
+      'dhlglb',
+      'dhlpde',
+      'dpdeur',
+      'fdxglb',
+      'glsglb',
+      'inpost',
+      'lapost',
+      'postnd',
+      'postnl',
+      'royalm',
+      'ship24',
+      'trk17t',
+      'upsglb',
+      'uspsus',
+    ]);
+    for (const entry of real) expect(Object.keys(entry.settings_schema.properties).length, entry.id).toBeGreaterThan(0);
   });
 });
