@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { fixtureRoute, idsOf, SETTINGS, TRACK_PATH } from './auspos.fixtures.js';
 
 interface ShownEvent {
@@ -15,39 +15,26 @@ interface ShownEvent {
 
 /** Through the HTTP API: an Australia Post configuration, shipments with synthetic eParcel ids, one poll against a local Australia Post. */
 describe('auspos end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await new CarrierServer().start();
-    server.on('GET', TRACK_PATH, fixtureRoute('delivered', 'parcel-locker', 'collected'));
-    t = await createTestApp({ env: { WAYBILL_CARRIER_AUSPOS_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
-    acct = await t.account({
-      carriers: [{ carrier_reference: 'ap', carrier_id: 'auspos', settings: { ...SETTINGS, environment: 'sandbox' } }],
-    });
+    e2e = await startEndToEnd(
+      'auspos',
+      async () => (await new CarrierServer().start()).on('GET', TRACK_PATH, fixtureRoute('delivered', 'parcel-locker', 'collected')),
+      { configurations: { ap: { ...SETTINGS, environment: 'sandbox' } }, byHostName: true },
+    );
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered parcel, one waiting in a Parcel Locker, one collected from a Post Office and an unknown one, in one call', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['ap-delivered', 'WBX9000001010020'],
       ['ap-locker', 'WBX9000002010020'],
       ['ap-collected', 'WBX9000003010020'],
       ['ap-unknown', 'WBX9000099010020'],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'ap' });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TRACK_PATH)).toHaveLength(1);
     const [request] = server.to(TRACK_PATH);
@@ -100,16 +87,18 @@ describe('auspos end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('polls again later and stores no event twice', async () => {
+    const { t, server, poll, details } = e2e;
     const before = (await details('ap-delivered')).all_events.length;
     const beforeLocker = (await details('ap-locker')).all_events.length;
     t.clock.advance(2 * 60 * 60_000);
-    await t.context.worker.runOnce();
+    await poll();
     expect(server.to(TRACK_PATH).length).toBeGreaterThanOrEqual(2);
     expect((await details('ap-delivered')).all_events).toHaveLength(before);
     expect((await details('ap-locker')).all_events).toHaveLength(beforeLocker);
   });
 
   it('stores the key and password masked and never shows them', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(SETTINGS.password);
@@ -123,6 +112,7 @@ describe('auspos end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the password with 4030 on settings.password, and a malformed account number', async () => {
+    const { t, acct } = e2e;
     const { password: _password, ...withoutPassword } = SETTINGS;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'ap-incomplete',

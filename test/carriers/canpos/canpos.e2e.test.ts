@@ -1,45 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { BASIC, CERTIFICATE_PATH, canposServer, DETAIL_PATH, PASSWORD, SETTINGS, UNKNOWN_PIN, USERNAME } from './canpos-server.js';
 
 /** Through the HTTP API: a Canada Post configuration, shipments with synthetic PINs, one poll against a local Canada Post. */
 describe('canpos end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await canposServer();
-    // Reached by host name, as an operator's gateway would be.
-    const baseUrl = server.url.replace('127.0.0.1', 'localhost');
-    t = await createTestApp({ env: { WAYBILL_CARRIER_CANPOS_BASE_URL: baseUrl } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'cpc', carrier_id: 'canpos', settings: SETTINGS }] });
+    e2e = await startEndToEnd('canpos', canposServer, { configurations: { cpc: SETTINGS }, byHostName: true });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered parcel, one waiting at a post office and an unknown one, one call per PIN', async () => {
+    const { t, server, create, poll, details } = e2e;
     const shipments = [
       ['cpc-delivered', '7023000000000017'],
       ['cpc-pickup', '7023000000000048'],
       ['cpc-unknown', UNKNOWN_PIN],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'cpc',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(DETAIL_PATH)).toHaveLength(3);
     expect(server.to(DETAIL_PATH).every((r) => r.headers.authorization === BASIC)).toBe(true);
@@ -93,6 +73,7 @@ describe('canpos end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the key masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(USERNAME);
@@ -101,6 +82,7 @@ describe('canpos end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the password with 4030 on settings.password', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'cpc-incomplete',
       carrier_id: 'canpos',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { CarrierServer, type ReceivedRequest, type ScriptedReply } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { DHL_NUMBERS, dhlFixture } from './dhlglb.fixtures.js';
 
 const PATH = '/track/shipments';
@@ -36,6 +37,12 @@ function dhl(server: CarrierServer) {
   };
 }
 
+/** A local DHL answering the fixtures by number. */
+async function localDhl(): Promise<CarrierServer> {
+  const server = await new CarrierServer().start();
+  return server.on('GET', PATH, dhl(server));
+}
+
 /**
  * Runs the poller until a round finds nothing to do. DHL allows one call a second per key, so a round claims
  * for the key no more numbers than it can send in the round (one or two); the limits count on the service's
@@ -51,36 +58,22 @@ async function poll(t: TestApp): Promise<void> {
 }
 
 describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
+  let e2e: EndToEnd<CarrierServer>;
   let n = 0;
   const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n% synthetic proof\n'), Buffer.alloc(32, 0x20)]);
-
   beforeAll(async () => {
-    server = await new CarrierServer().start();
-    server.on('GET', PATH, dhl(server));
-    server.on('GET', '/pod/340528176905', () => ({ status: 200, headers: { 'content-type': 'application/pdf' }, body: pdf }));
-    t = await createTestApp({ env: { WAYBILL_CARRIER_DHLGLB_BASE_URL: server.url } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'dhl', carrier_id: 'dhlglb', settings: { api_key: KEY, language: 'en' } }] });
+    const proof = () => ({ status: 200, headers: { 'content-type': 'application/pdf' }, body: pdf });
+    e2e = await startEndToEnd('dhlglb', async () => (await localDhl()).on('GET', '/pod/340528176905', proof), {
+      configurations: { dhl: { api_key: KEY, language: 'en' } },
+    });
   });
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
+  afterAll(() => e2e.close());
 
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-
-  async function track(trackingNumber: string): Promise<string> {
-    const shipmentId = `dhl-${++n}`;
-    const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'dhl' });
-    expect(res.statusCode, res.body).toBe(200);
-    return shipmentId;
-  }
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  /** A shipment of the next id with this number. */
+  const track = (trackingNumber: string) => e2e.create(`dhl-${++n}`, trackingNumber);
 
   it('an Express parcel in transit: events newest first, status active, phase in transit, the delivery window', async () => {
+    const { t, server, details } = e2e;
     const id = await track(DHL_NUMBERS.transit);
     await poll(t);
     const data = await details(id);
@@ -104,6 +97,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
   });
 
   it('a Paket delivered to a Packstation: status delivered, its proof of delivery kept and served', async () => {
+    const { t, server, details } = e2e;
     const id = await track(DHL_NUMBERS.delivered);
     await poll(t);
     const data = await details(id);
@@ -121,6 +115,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
   });
 
   it("a failed delivery attempt: phase exception with DHL's words; a returned parcel: status return", async () => {
+    const { t, details } = e2e;
     const failed = await track(DHL_NUMBERS.failure);
     const returned = await track(DHL_NUMBERS.returned);
     await poll(t);
@@ -140,6 +135,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
   });
 
   it('a number DHL does not know stays pending without events', async () => {
+    const { t, details } = e2e;
     const id = await track('1234567891');
     await poll(t);
     const data = await details(id);
@@ -148,6 +144,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
   });
 
   it('polling again stores no event twice', async () => {
+    const { t, server, details } = e2e;
     const before = (await details('dhl-1')).all_events.length;
     for (let i = 0; i < 3; i++) {
       t.clock.advance(3 * 60 * 60_000);
@@ -158,6 +155,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
   });
 
   it('malformed settings are refused with 4030 on settings.<field>', async () => {
+    const { t, acct } = e2e;
     const url = `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`;
     const refused = async (settings: Record<string, unknown>, field: string) => {
       const res = await t.admin('POST', url, { carrier_reference: 'dhl-bad', carrier_id: 'dhlglb', settings });
@@ -174,6 +172,7 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
 
   // api_key is required, but an operator key counts: without either, the configuration is refused.
   it('without its own key and without an operator key: refused with 4030 naming settings.api_key', async () => {
+    const { t, acct } = e2e;
     const refusedConfig = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'dhl-nokey',
       carrier_id: 'dhlglb',
@@ -190,26 +189,20 @@ describe('DHL (dhlglb) through the HTTP API: poll, store, show', () => {
 describe('DHL with the operator key (WAYBILL_CARRIER_DHLGLB_API_KEY)', () => {
   it('a configuration without api_key tracks with the operator key', async () => {
     const operatorKey = 'dhl-operator-key-3e9a51';
-    const server = await new CarrierServer().start();
-    server.on('GET', PATH, dhl(server));
-    const t = await createTestApp({ env: { WAYBILL_CARRIER_DHLGLB_BASE_URL: server.url, WAYBILL_CARRIER_DHLGLB_API_KEY: operatorKey } });
+    const { t, server, create, details, close } = await startEndToEnd('dhlglb', localDhl, {
+      configurations: { dhl: { service: 'express' } },
+      env: { WAYBILL_CARRIER_DHLGLB_API_KEY: operatorKey },
+    });
     try {
-      const acct = await t.account({ carriers: [{ carrier_reference: 'dhl', carrier_id: 'dhlglb', settings: { service: 'express' } }] });
-      const res = await t.as(acct)('POST', '/v5/shipment/', {
-        shipment_id: 'op-1',
-        tracking_number: DHL_NUMBERS.transit,
-        carrier_reference: 'dhl',
-      });
-      expect(res.statusCode, res.body).toBe(200);
+      await create('op-1', DHL_NUMBERS.transit);
       await poll(t);
-      const data = (await t.as(acct)('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'op-1' })).json().data;
+      const data = await details('op-1');
       expect(data.status).toBe('active');
       expect(server.requests[0].headers['dhl-api-key']).toBe(operatorKey);
       expect(server.requests[0].query.get('service')).toBe('express');
       expect(JSON.stringify(data)).not.toContain(operatorKey);
     } finally {
-      await t.close();
-      await server.close();
+      await close();
     }
   });
 });

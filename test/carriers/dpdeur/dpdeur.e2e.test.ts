@@ -1,48 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { DELIS_ID, type DpdServer, dpdServer, elementOf, LOGIN_PATH, PASSWORD, SETTINGS, TRACKING_PATH, UNKNOWN } from './dpdeur-server.js';
 
 /** Through the HTTP API: a DPD configuration, shipments with synthetic parcel numbers, one poll against a local DPD. */
 describe('dpdeur end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: DpdServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<DpdServer>;
   beforeAll(async () => {
-    server = await dpdServer();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_DPDEUR_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
-    acct = await t.account({
-      carriers: [
-        { carrier_reference: 'dpd-de', carrier_id: 'dpdeur', settings: SETTINGS },
-        { carrier_reference: 'dpd-nl', carrier_id: 'dpdeur', settings: { ...SETTINGS, instance: 'nl' } },
-      ],
+    e2e = await startEndToEnd('dpdeur', dpdServer, {
+      configurations: { 'dpd-de': SETTINGS, 'dpd-nl': { ...SETTINGS, instance: 'nl' } },
+      byHostName: true,
     });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered parcel, one in transit with its Predict window, one collected at a Pickup shop and an unknown one', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['dpd-delivered', '09980000000011', 'dpd-de'],
       ['dpd-window', '0998 0000 0000 12 F', 'dpd-de'],
       ['dpd-shop', '05210000000022', 'dpd-nl'],
       ['dpd-unknown', UNKNOWN, 'dpd-de'],
     ];
-    for (const [shipmentId, trackingNumber, reference] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: reference,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber, reference] of shipments) await create(shipmentId, trackingNumber, reference);
+    await poll();
 
     // One login per company's account, then one call per parcel number with its token.
     expect(
@@ -108,6 +88,7 @@ describe('dpdeur end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the password masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(PASSWORD);
@@ -121,6 +102,7 @@ describe('dpdeur end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the password, or for a company it does not know, with 4030 on the setting', async () => {
+    const { t, acct } = e2e;
     const missing = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'dpd-incomplete',
       carrier_id: 'dpdeur',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { TrackingService } from '../../../src/domain/shipments/tracking.service.js';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { answerFor, CLIENT_ID, CLIENT_SECRET, fixture, numbersAsked, SETTINGS } from './fdxglb.fixtures.js';
 
 const TRACK = '/track/v1/trackingnumbers';
@@ -12,48 +12,34 @@ const DOCUMENTS = '/track/v1/trackingdocuments';
 /** What the local FedEx changes in its answers (a new scan, in a test that needs one). */
 let amend = (answer: unknown) => answer;
 
+/** The local FedEx: a token, the answers of the fixtures (amended) and the signature proof. */
+async function localFedex(): Promise<CarrierServer> {
+  return (await new CarrierServer().start())
+    .on('POST', TOKEN, () => ({ body: fixture('token.json') }))
+    .on('POST', TRACK, (request) => ({ body: amend(answerFor(request.body)) }))
+    .on('POST', DOCUMENTS, () => ({ body: fixture('signature-proof.json') }));
+}
+
 /** Through the HTTP API: a FedEx configuration, shipments with synthetic 12-digit numbers, one poll against a local FedEx. */
 describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await new CarrierServer().start();
-    server
-      .on('POST', TOKEN, () => ({ body: fixture('token.json') }))
-      .on('POST', TRACK, (request) => ({ body: amend(answerFor(request.body)) }))
-      .on('POST', DOCUMENTS, () => ({ body: fixture('signature-proof.json') }));
-    t = await createTestApp({ env: { WAYBILL_CARRIER_FDXGLB_BASE_URL: server.url } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'fedex', carrier_id: 'fdxglb', settings: SETTINGS }] });
+    e2e = await startEndToEnd('fdxglb', localFedex, { configurations: { fedex: SETTINGS } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
-  const accountRowId = async () => (await t.context.repos.accounts.findByUuid(acct.accountUuid))?.id ?? 0;
+  afterAll(() => e2e?.close());
+  const accountRowId = async () => (await e2e.t.context.repos.accounts.findByUuid(e2e.acct.accountUuid))?.id ?? 0;
   const eventKeys = (data: { all_events: Array<{ event_key: string | null }> }) => data.all_events.map((event) => event.event_key);
 
   it('tracks a parcel in transit, a delivered one with its signature proof, a returned one and an unknown one in one FedEx call', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['fedex-transit', '799900000043'],
       ['fedex-delivered', '799900000021'],
       ['fedex-return', '799900000124'],
       ['fedex-unknown', '799900000227'],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'fedex',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TOKEN)).toHaveLength(1);
     expect(server.to(TRACK)).toHaveLength(1);
@@ -107,15 +93,17 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('a second poll within the token lifetime stores no event twice and asks for no new token', async () => {
+    const { t, server, poll, details } = e2e;
     const before = (await details('fedex-transit')).all_events.length;
     t.clock.advance(40 * 60_000);
-    await t.context.worker.runOnce();
+    await poll();
     expect(server.to(TRACK)).toHaveLength(2);
     expect((await details('fedex-transit')).all_events).toHaveLength(before);
     expect(server.to(TOKEN)).toHaveLength(1);
   });
 
   it('a poll whose FedEx data is as stored maps none of it; data that changed is mapped and stored', async () => {
+    const { t, poll, details } = e2e;
     const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
     const answers = () => applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
     const row = async (shipmentId: string) => t.context.repos.shipments.findByShipmentId(await accountRowId(), shipmentId);
@@ -130,7 +118,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
       const transitRow = (await row('fedex-transit'))!;
       await t.context.repos.shipments.write(transitRow.id, { poll_failures: 2 });
       t.clock.advance(40 * 60_000);
-      await t.context.worker.runOnce();
+      await poll();
       expect(answers().find((r) => r.tracking_number === '799900000043')).toEqual({
         status: 'unchanged',
         tracking_number: '799900000043',
@@ -156,7 +144,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
           derivedStatus: 'On FedEx vehicle for delivery',
         });
       t.clock.advance(40 * 60_000);
-      await t.context.worker.runOnce();
+      await poll();
       const changed = answers().find((r) => r.tracking_number === '799900000043');
       expect(changed).toMatchObject({ status: 'ok', fingerprint: expect.any(String) });
       expect(changed?.status === 'ok' && changed.fingerprint).not.toBe(fingerprint);
@@ -171,19 +159,12 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('an answer whose proof of delivery could not be downloaded keeps no fingerprint: the next answer is mapped in full', async () => {
-    expect(
-      (
-        await api('POST', '/v5/shipment/', {
-          shipment_id: 'fedex-delivered-again',
-          tracking_number: '799900000021',
-          carrier_reference: 'fedex',
-        })
-      ).statusCode,
-    ).toBe(200);
+    const { t, server, create, poll } = e2e;
+    await create('fedex-delivered-again', '799900000021');
     // Unavailable, and again when the transport retries it once.
     const unavailable = { status: 503, body: { errors: [{ code: 'SERVICE.UNAVAILABLE.ERROR', message: 'Try later' }] } };
     server.once(DOCUMENTS, unavailable).once(DOCUMENTS, unavailable);
-    await t.context.worker.runOnce();
+    await poll();
     const row = await t.context.repos.shipments.findByShipmentId(await accountRowId(), 'fedex-delivered-again');
     expect(row?.status).toBe('delivered');
     expect(row?.pod_file).toBeNull();
@@ -191,6 +172,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the secret masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(CLIENT_SECRET);
@@ -198,6 +180,7 @@ describe('fdxglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'fedex-incomplete',
       carrier_id: 'fdxglb',

@@ -1,46 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { glsServer, SETTINGS, TOKEN_PATH, TRACK_PATH } from './gls-server.js';
 
 /** Through the HTTP API: a GLS configuration, shipments with synthetic GLS numbers, one poll against a local GLS. */
 describe('glsglb end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await glsServer();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_GLSGLB_BASE_URL: server.url } });
-    acct = await t.account({
-      carriers: [{ carrier_reference: 'gls', carrier_id: 'glsglb', settings: { ...SETTINGS, environment: 'sandbox' } }],
-    });
+    e2e = await startEndToEnd('glsglb', glsServer, { configurations: { gls: { ...SETTINGS, environment: 'sandbox' } } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered parcel, one in transit, a ParcelShop after a failed attempt and an unknown one, in one GLS call', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['gls-delivered', '531000000060'],
       ['gls-transit', '531000000039'],
       ['gls-shop', '531000000084'],
       ['gls-unknown', '531000000305'],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'gls',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect(server.to(TRACK_PATH)).toHaveLength(1);
@@ -82,15 +62,17 @@ describe('glsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('polls again later with the same token and stores no event twice', async () => {
+    const { t, server, poll, details } = e2e;
     const before = (await details('gls-transit')).all_events.length;
     t.clock.advance(2 * 60 * 60_000);
-    await t.context.worker.runOnce();
+    await poll();
     expect(server.to(TRACK_PATH).length).toBeGreaterThanOrEqual(2);
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect((await details('gls-transit')).all_events).toHaveLength(before);
   });
 
   it('stores the secret masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(SETTINGS.client_secret);
@@ -98,6 +80,7 @@ describe('glsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'gls-incomplete',
       carrier_id: 'glsglb',

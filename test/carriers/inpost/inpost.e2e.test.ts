@@ -1,43 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { API_TOKEN, inpostServer, SETTINGS, TRACKING_PATH, UNKNOWN } from './inpost-server.js';
 
 /** Through the HTTP API: an InPost configuration without a token, synthetic 24-digit numbers, one poll against a local ShipX. */
 describe('inpost end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await inpostServer();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_INPOST_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'inp', carrier_id: 'inpost', settings: SETTINGS }] });
+    e2e = await startEndToEnd('inpost', inpostServer, { configurations: { inp: SETTINGS }, byHostName: true });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a parcel collected from its locker, one waiting in a locker and an unknown one, one call per number', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['inp-collected', '620000000000000000000001'],
       ['inp-waiting', '620000000000000000000003'],
       ['inp-unknown', UNKNOWN],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'inp',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TRACKING_PATH)).toHaveLength(3);
     expect(server.to(TRACKING_PATH).every((r) => r.headers.authorization === undefined)).toBe(true);
@@ -84,6 +66,7 @@ describe('inpost end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores a ShipX token masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const created = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'inp-token',
       carrier_id: 'inpost',
@@ -98,6 +81,7 @@ describe('inpost end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a setting InPost does not have with 4030 on it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'inp-wrong',
       carrier_id: 'inpost',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { createTestApp } from '../../helpers/app.js';
 import { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { fixtureRoute, TEST_KEY, TRACKING_PATH } from './lapost.fixtures.js';
 
 interface ShownEvent {
@@ -13,37 +14,27 @@ interface ShownEvent {
   additional_info: Record<string, unknown>;
 }
 
+/** A local La Poste answering these fixtures, by number. */
+async function localLaPoste(...fixtures: string[]): Promise<CarrierServer> {
+  return (await new CarrierServer().start()).on('GET', TRACKING_PATH, fixtureRoute(...fixtures));
+}
+
 describe('La Poste through the HTTP API (poll, store, show)', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
+  let e2e: EndToEnd<CarrierServer>;
   let n = 0;
-
   beforeAll(async () => {
-    server = await new CarrierServer().start();
-    server.on('GET', TRACKING_PATH, fixtureRoute('in-transit-international', 'delivered', 'pickup-point', 'returned', 'not-found'));
-    t = await createTestApp({ env: { WAYBILL_CARRIER_LAPOST_BASE_URL: server.url } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'lp', carrier_id: 'lapost', settings: { api_key: TEST_KEY } }] });
+    const fixtures = ['in-transit-international', 'delivered', 'pickup-point', 'returned', 'not-found'];
+    e2e = await startEndToEnd('lapost', () => localLaPoste(...fixtures), { configurations: { lp: { api_key: TEST_KEY } } });
   });
-  afterAll(async () => {
-    await t.close();
-    await server.close();
-  });
+  afterAll(() => e2e.close());
 
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-
-  async function track(trackingNumber: string): Promise<string> {
-    const shipmentId = `lp-${++n}`;
-    const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'lp' });
-    expect(res.statusCode, res.body).toBe(200);
-    return shipmentId;
-  }
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  /** A shipment of the next id with this number. */
+  const track = (trackingNumber: string) => e2e.create(`lp-${++n}`, trackingNumber);
 
   it('an international Colissimo in transit: events newest first, status active, phase in transit, the delivery window', async () => {
+    const { server, poll, details } = e2e;
     const id = await track('CB900001014FR');
-    await t.context.worker.runOnce();
+    await poll();
     const data = await details(id);
     expect(data.status).toBe('active');
     expect(data.current_phase.key).toBe('in_transit');
@@ -63,8 +54,9 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
   });
 
   it('a delivered Colissimo: status delivered, phase delivered, no estimate once La Poste marks it final', async () => {
+    const { poll, details } = e2e;
     const id = await track('6A90000000101');
-    await t.context.worker.runOnce();
+    await poll();
     const data = await details(id);
     expect(data.status).toBe('delivered');
     expect(data.current_phase.key).toBe('delivered');
@@ -80,9 +72,10 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
   });
 
   it('a parcel collected at its pickup point, and a Chronopost returned to its sender', async () => {
+    const { poll, details } = e2e;
     const collected = await track('6C90000000303');
     const returned = await track('XY900003032FR');
-    await t.context.worker.runOnce();
+    await poll();
     const pickup = await details(collected);
     expect(pickup.status).toBe('delivered');
     expect(pickup.all_events[0]).toMatchObject({ event_key: 'collected_by_recipient', additional_info: { carrier_code: 'DI1' } });
@@ -96,25 +89,28 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
   });
 
   it('a number La Poste does not know yet stays pending without events', async () => {
+    const { poll, details } = e2e;
     const id = await track('CA900006060FR');
-    await t.context.worker.runOnce();
+    await poll();
     const data = await details(id);
     expect(data.status).toBe('pending');
     expect(data.all_events).toEqual([]);
   });
 
   it('polling again stores no event twice', async () => {
+    const { t, poll, details } = e2e;
     const id = await track('LA900002023FR');
     const before = (await details('lp-1')).all_events.length;
     for (let i = 0; i < 3; i++) {
       t.clock.advance(60 * 60_000);
-      await t.context.worker.runOnce();
+      await poll();
     }
     expect((await details('lp-1')).all_events.length).toBe(before);
     expect((await details(id)).status).toBe('pending');
   });
 
   it('an api_key that is blank or not a string is refused with 4030 on settings.api_key', async () => {
+    const { t, acct } = e2e;
     const url = `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`;
     for (const api_key of ['', ' spaced ', 42]) {
       const res = await t.admin('POST', url, { carrier_reference: 'lp-bad', carrier_id: 'lapost', settings: { api_key } });
@@ -130,6 +126,7 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
 
   // api_key is required, but an operator key counts: without either, the configuration is refused.
   it('without its own key and without an operator key: refused with 4030 naming settings.api_key', async () => {
+    const { t, acct } = e2e;
     const refusedConfig = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'lp-nokey',
       carrier_id: 'lapost',
@@ -146,8 +143,7 @@ describe('La Poste through the HTTP API (poll, store, show)', () => {
 describe('La Poste with the operator’s key (WAYBILL_CARRIER_LAPOST_API_KEY)', () => {
   it('a configuration without api_key tracks with the operator’s key', async () => {
     const operatorKey = 'lp-operator-key-0a1b2c3d4e';
-    const server = await new CarrierServer().start();
-    server.on('GET', TRACKING_PATH, fixtureRoute('delivered'));
+    const server = await localLaPoste('delivered');
     const t = await createTestApp({ env: { WAYBILL_CARRIER_LAPOST_BASE_URL: server.url, WAYBILL_CARRIER_LAPOST_API_KEY: operatorKey } });
     try {
       const acct = await t.account({ carriers: [{ carrier_reference: 'lp', carrier_id: 'lapost' }] });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { API_KEY, postndServer, SETTINGS, TRACKING_PATH, UNKNOWN } from './postnd-server.js';
 
 interface ShownEvent {
@@ -15,40 +15,21 @@ interface ShownEvent {
 
 /** Through the HTTP API: a PostNord configuration, shipments with synthetic identifiers, one poll against a local PostNord. */
 describe('postnd end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await postndServer();
-    // By host name, as an operator would write it.
-    t = await createTestApp({ env: { WAYBILL_CARRIER_POSTND_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'pnd', carrier_id: 'postnd', settings: SETTINGS }] });
+    e2e = await startEndToEnd('postnd', postndServer, { configurations: { pnd: SETTINGS }, byHostName: true });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a parcel collected at a service point, one in transit abroad and an unknown one, one call per identifier', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['pnd-collected', 'UA900000022SE'],
       ['pnd-travelling', 'RR900000019SE'],
       ['pnd-unknown', UNKNOWN],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'pnd',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     const calls = server.to(TRACKING_PATH);
     expect(calls).toHaveLength(3);
@@ -95,6 +76,7 @@ describe('postnd end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the key masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(API_KEY);
@@ -102,6 +84,7 @@ describe('postnd end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the API key, or with a locale PostNord does not offer, with 4030', async () => {
+    const { t, acct } = e2e;
     const missing = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'pnd-incomplete',
       carrier_id: 'postnd',
@@ -120,6 +103,7 @@ describe('postnd end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('routes a shipment without carrier_reference by PostNord’s identifier shape', async () => {
+    const { api, details } = e2e;
     const res = await api('POST', '/v5/shipment/', { shipment_id: 'pnd-detected', tracking_number: '90000000505SE' });
     expect(res.statusCode, res.body).toBe(200);
     const data = await details('pnd-detected');

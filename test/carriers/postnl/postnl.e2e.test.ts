@@ -1,43 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { API_KEY, postnlServer, SETTINGS, SIGNATURE_PATH, STATUS_PATH } from './postnl-server.js';
 
 /** Through the HTTP API: a PostNL configuration, shipments with synthetic 3S barcodes, one poll against a local PostNL. */
 describe('postnl end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await postnlServer();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_POSTNL_BASE_URL: server.url } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'pnl', carrier_id: 'postnl', settings: SETTINGS }] });
+    e2e = await startEndToEnd('postnl', postnlServer, { configurations: { pnl: SETTINGS } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered parcel, one out for delivery and an unknown one, one call per barcode', async () => {
+    const { t, server, create, poll, details } = e2e;
     const shipments = [
       ['pnl-delivered', '3SDEVC410000005'],
       ['pnl-window', '3SDEVC410000003'],
       ['pnl-unknown', '3SDEVC419999999'],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'pnl',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(STATUS_PATH)).toHaveLength(3);
     expect(server.to(STATUS_PATH).every((r) => r.headers.apikey === API_KEY)).toBe(true);
@@ -84,6 +66,7 @@ describe('postnl end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the key masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(API_KEY);
@@ -91,6 +74,7 @@ describe('postnl end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the API key with 4030 on settings.api_key', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'pnl-incomplete',
       carrier_id: 'postnl',

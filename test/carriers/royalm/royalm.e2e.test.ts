@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import {
   askedIn,
   CLIENT_ID,
@@ -25,37 +25,22 @@ interface ShownEvent {
 
 /** Through the HTTP API: a Royal Mail configuration, shipments with synthetic S10 numbers, one poll against a local Royal Mail. */
 describe('royalm end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await royalmServer();
-    // By host name, as an operator would write it.
-    t = await createTestApp({ env: { WAYBILL_CARRIER_ROYALM_BASE_URL: server.url.replace('127.0.0.1', 'localhost') } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'rm', carrier_id: 'royalm', settings: SETTINGS }] });
+    e2e = await startEndToEnd('royalm', royalmServer, { configurations: { rm: SETTINGS }, byHostName: true });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('one summary for the batch, histories for the known items, the signature as proof of delivery', async () => {
+    const { t, server, create, poll, details } = e2e;
     const shipments = [
       ['rm-signed', 'QA900000019GB'],
       ['rm-card', 'QA900000036GB'],
       ['rm-collect', 'QA900000040GB'],
       ['rm-unknown', UNKNOWN],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', { shipment_id: shipmentId, tracking_number: trackingNumber, carrier_reference: 'rm' });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(SUMMARY_PATH)).toHaveLength(1);
     expect(askedIn(server.to(SUMMARY_PATH)[0]).sort()).toEqual(shipments.map(([, n]) => n).sort());
@@ -117,6 +102,7 @@ describe('royalm end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the secret masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(CLIENT_SECRET);
@@ -124,6 +110,7 @@ describe('royalm end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'rm-incomplete',
       carrier_id: 'royalm',
@@ -135,6 +122,7 @@ describe('royalm end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a sandbox environment: Royal Mail has none', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'rm-sandbox',
       carrier_id: 'royalm',

@@ -2,31 +2,20 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { TrackingService } from '../../../src/domain/shipments/tracking.service.js';
 import { TrackingFollowers } from '../../../src/domain/shipments/tracking-followers.js';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { NUMBERS, SETTINGS, TOKEN_PATH, TRACK_PATH, UpsServer } from './ups-server.js';
 
 /** Through the HTTP API: a UPS configuration (CIE credentials), shipments with synthetic 1Z numbers, one poll against a local UPS. */
 describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: UpsServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<UpsServer>;
   beforeAll(async () => {
-    server = await UpsServer.create();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_UPSGLB_BASE_URL: server.url } });
-    acct = await t.account({ carriers: [{ carrier_reference: 'ups', carrier_id: 'upsglb', settings: { ...SETTINGS } }] });
+    e2e = await startEndToEnd('upsglb', () => UpsServer.create(), { configurations: { ups: SETTINGS } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
   const keys = (data: { all_events: Array<{ event_key: string | null }> }) => data.all_events.map((e) => e.event_key);
 
   it('maps a delivered parcel, one in transit, one at an Access Point, a return and an unknown number', async () => {
+    const { t, server, create, poll, details } = e2e;
     const shipments = [
       ['ups-delivered', NUMBERS.delivered],
       ['ups-transit', NUMBERS.inTransit],
@@ -34,15 +23,8 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
       ['ups-return', NUMBERS.returns],
       ['ups-unknown', NUMBERS.notFound],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'ups',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect(server.to(TRACK_PATH)).toHaveLength(5);
@@ -113,15 +95,17 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('polls again later with the same token and stores no event twice', async () => {
+    const { t, server, poll, details } = e2e;
     const before = (await details('ups-transit')).all_events.length;
     t.clock.advance(2 * 60 * 60_000);
-    await t.context.worker.runOnce();
+    await poll();
     expect(server.to(TRACK_PATH).length).toBeGreaterThan(5);
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect((await details('ups-transit')).all_events).toHaveLength(before);
   });
 
   it('a poll whose UPS body is the one stored maps none of it: the number is answered unchanged', async () => {
+    const { t, acct, poll, details } = e2e;
     const account = await t.context.repos.accounts.findByUuid(acct.accountUuid);
     const row = () => t.context.repos.shipments.findByShipmentId(account?.id ?? 0, 'ups-transit');
     const fingerprint = (await row())?.tracking_fingerprint;
@@ -131,7 +115,7 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
     try {
       // Past its next poll, which moved further out after the last one.
       t.clock.advance(6 * 60 * 60_000);
-      await t.context.worker.runOnce();
+      await poll();
       const answers = applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
       expect(answers.find((r) => r.tracking_number === NUMBERS.inTransit)).toEqual({
         status: 'unchanged',
@@ -148,12 +132,13 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('an unchanged answer after the tracking window has run out expires the shipment, and its followers get the whole row', async () => {
+    const { t, poll, details } = e2e;
     const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
     const followed = vi.spyOn(TrackingFollowers.prototype, 'shipmentChanged');
     try {
       // No carrier update for longer than the tracking window (30 days unless configured).
       t.clock.advance(31 * 24 * 60 * 60_000);
-      await t.context.worker.runOnce();
+      await poll();
       const answers = applied.mock.calls.flatMap(([, results]) => results as TrackResult[]);
       expect(answers.find((r) => r.tracking_number === NUMBERS.inTransit)?.status).toBe('unchanged');
       const told = followed.mock.calls.find(([, before]) => before.shipment_id === 'ups-transit');
@@ -172,6 +157,7 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a 1Z number whose check digit is wrong', async () => {
+    const { api } = e2e;
     const res = await api('POST', '/v5/shipment/', {
       shipment_id: 'ups-typo',
       tracking_number: '1ZWB4Y810300000009',
@@ -182,6 +168,7 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the secret masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(SETTINGS.client_secret);
@@ -189,6 +176,7 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'ups-incomplete',
       carrier_id: 'upsglb',

@@ -1,46 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import type { CarrierServer } from '../support/carrier-server.js';
+import { type EndToEnd, startEndToEnd } from '../support/e2e.js';
 import { askedNumbers, SETTINGS, TOKEN_PATH, TRACK_PATH, uspsServer } from './usps-server.js';
 
 /** Through the HTTP API: a USPS configuration, shipments with synthetic IMpb numbers, one poll against a local USPS. */
 describe('uspsus end to end: configuration, shipments, one poll, v5.2 details', () => {
-  let server: CarrierServer;
-  let t: TestApp;
-  let acct: TestAccount;
-
+  let e2e: EndToEnd<CarrierServer>;
   beforeAll(async () => {
-    server = await uspsServer();
-    t = await createTestApp({ env: { WAYBILL_CARRIER_USPSUS_BASE_URL: server.url } });
-    acct = await t.account({
-      carriers: [{ carrier_reference: 'usps', carrier_id: 'uspsus', settings: { ...SETTINGS, environment: 'sandbox' } }],
-    });
+    e2e = await startEndToEnd('uspsus', uspsServer, { configurations: { usps: { ...SETTINGS, environment: 'sandbox' } } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
-
-  const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
-  const details = async (shipmentId: string) =>
-    (await api('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId })).json().data;
+  afterAll(() => e2e?.close());
 
   it('maps a delivered item, one out for delivery with its window, a returned one and an unknown one, in one USPS call', async () => {
+    const { server, create, poll, details } = e2e;
     const shipments = [
       ['usps-delivered', '9400111899223851000014'],
       ['usps-ofd', '9400111899223851000076'],
       ['usps-return', '9400111899223851000038'],
       ['usps-unknown', '9300111899223851000138'],
     ];
-    for (const [shipmentId, trackingNumber] of shipments) {
-      const res = await api('POST', '/v5/shipment/', {
-        shipment_id: shipmentId,
-        tracking_number: trackingNumber,
-        carrier_reference: 'usps',
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    await t.context.worker.runOnce();
+    for (const [shipmentId, trackingNumber] of shipments) await create(shipmentId, trackingNumber);
+    await poll();
 
     expect(server.to(TOKEN_PATH)).toHaveLength(1);
     expect(server.to(TRACK_PATH)).toHaveLength(1);
@@ -93,6 +73,7 @@ describe('uspsus end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('stores the secret masked and never shows it', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('GET', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(SETTINGS.client_secret);
@@ -100,6 +81,7 @@ describe('uspsus end to end: configuration, shipments, one poll, v5.2 details', 
   });
 
   it('refuses a configuration without the client secret with 4030 on settings.client_secret', async () => {
+    const { t, acct } = e2e;
     const res = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
       carrier_reference: 'usps-incomplete',
       carrier_id: 'uspsus',
