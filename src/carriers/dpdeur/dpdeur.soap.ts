@@ -42,6 +42,14 @@ export function loginEnvelope(request: { version: string; delisId: string; passw
   ].join('');
 }
 
+/**
+ * The text of one element of a request above, as written (`delisId`, `authToken`, `parcelLabelNumber`…): what
+ * DPD's stand-ins in the tests and the benchmark read of the adapter's requests. Null when it has none.
+ */
+export function requestElement(envelope: string, name: string): string | null {
+  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(envelope)?.[1] ?? null;
+}
+
 /** ParcelLifeCycleService `getTrackingData` for one parcel label number, with the session token in the header. */
 export function trackingEnvelope(request: { delisId: string; authToken: string; language: string; parcelLabelNumber: string }): string {
   return [

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { trackItemsAnswer } from '../../../src/carriers/auspos/auspos.answers.js';
 import { AusPostCarrier } from '../../../src/carriers/auspos/auspos.carrier.js';
+import type { AusPostTrackingResult } from '../../../src/carriers/auspos/auspos.payload.js';
 import type { CarrierLimits } from '../../../src/carriers/sdk/limits.js';
 import type { CarrierToolkit } from '../../../src/carriers/sdk/toolkit.js';
 import { CarrierServer, type ReceivedRequest, type ScriptedReply } from '../support/carrier-server.js';
@@ -37,19 +39,12 @@ export function reply(fixture: AusPostFixture): ScriptedReply {
  * fixture holds is answered `ESB-10001` (not found).
  */
 export function fixtureRoute(...names: string[]): (request: ReceivedRequest) => ScriptedReply {
-  const entries = new Map<string, unknown>();
+  const entries = new Map<string, AusPostTrackingResult>();
   for (const name of names) {
-    const body = auspostFixture(name).body as { tracking_results?: Array<{ tracking_id: string }> };
+    const body = auspostFixture(name).body as { tracking_results?: Array<AusPostTrackingResult & { tracking_id: string }> };
     for (const entry of body.tracking_results ?? []) entries.set(entry.tracking_id, entry);
   }
-  return (request) => ({
-    status: 200,
-    body: {
-      tracking_results: idsOf(request).map(
-        (id) => entries.get(id) ?? { tracking_id: id, errors: [{ code: 'ESB-10001', name: 'Invalid tracking ID' }] },
-      ),
-    },
-  });
+  return (request) => ({ status: 200, body: trackItemsAnswer(idsOf(request), (id) => entries.get(id)) });
 }
 
 /** The adapter with Australia Post's ten calls a minute lifted, to observe batching without waiting six seconds a call. */

@@ -1,4 +1,5 @@
 import { DpdCarrier } from '../../../src/carriers/dpdeur/dpdeur.carrier.js';
+import { requestElement } from '../../../src/carriers/dpdeur/dpdeur.soap.js';
 import type { CarrierToolkit } from '../../../src/carriers/sdk/toolkit.js';
 import { CarrierServer, type ReceivedRequest } from '../support/carrier-server.js';
 import { localToolkit } from '../support/kit.js';
@@ -31,7 +32,7 @@ export const UNKNOWN = '09980000000099';
 
 /** The text of one element of a request body (the SOAP requests are the adapter's own text). */
 export function elementOf(request: ReceivedRequest, name: string): string | null {
-  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(request.body)?.[1] ?? null;
+  return requestElement(request.body, name);
 }
 
 export interface DpdServer extends CarrierServer {

@@ -1,4 +1,6 @@
+import { summaryEntryOf, unknownSummaryEntry } from '../../../src/carriers/royalm/royalm.answers.js';
 import { RoyalMailCarrier } from '../../../src/carriers/royalm/royalm.carrier.js';
+import type { RoyalmSummaryMailPiece } from '../../../src/carriers/royalm/royalm.payload.js';
 import type { CarrierToolkit } from '../../../src/carriers/sdk/toolkit.js';
 import { CarrierServer, type ReceivedRequest, type ScriptedReply } from '../support/carrier-server.js';
 import { localToolkit } from '../support/kit.js';
@@ -42,20 +44,10 @@ function refused(request: ReceivedRequest): ScriptedReply | null {
 }
 
 /** The summary entry Royal Mail would give for a number: its fixture's summary, or its unknown barcode. */
-export function summaryEntry(number: string): Record<string, unknown> {
+export function summaryEntry(number: string): RoyalmSummaryMailPiece {
   const fixture = NUMBERS[number];
-  if (!fixture) {
-    return { mailPieceId: number, status: '404', error: (royalmFixture('not-found').errors as unknown[])[0] };
-  }
-  const piece = royalmFixture(fixture).mailPieces as Record<string, unknown>;
-  return {
-    mailPieceId: number,
-    status: '200',
-    carrierShortName: 'RM',
-    carrierFullName: 'Royal Mail Group Ltd',
-    summary: piece.summary,
-    links: { events: { href: `/mailpieces/v2/${number}/events`, title: 'Events', description: 'Get events' } },
-  };
+  if (!fixture) return unknownSummaryEntry(number, (royalmFixture('not-found').errors as unknown[])[0]);
+  return summaryEntryOf(number, royalmFixture(fixture));
 }
 
 export interface RoyalmServerOptions {
