@@ -1,26 +1,26 @@
 /**
- * Seven local carriers in one process, for the carrier-polling scenario (bench/scenarios/carrier-polling.ts),
+ * The local carriers in one process, for the carrier-polling scenario (bench/scenarios/carrier-polling.ts),
  * which starts this file as a child process so that answering costs none of the worker's CPU:
  *
  *   CARRIER_SERVERS='<LocalCarriersConfig as JSON>' node --import tsx bench/carrier-servers.ts
  *
- * Each carrier listens on its own port with its documented paths and authentication (OAuth tokens or API key
- * headers), answers every synthetic number of bench/carrier-numbers.ts with one of the carrier's test fixtures
- * (test/carriers/fixtures/<id>/) rewritten for that number, and counts and enforces, per credential, the limits
- * in ENFORCED: numbers per call, calls in flight, calls in sliding windows, and the day's quota. A call over a
- * limit is refused the way the carrier refuses it (429, or 400 for too many numbers) and counted as a violation.
+ * Each carrier (its entry in bench/carriers/) listens on its own port with its documented paths and
+ * authentication (OAuth tokens, session tokens, API keys), answers every synthetic number with one of the
+ * carrier's test fixtures (test/carriers/fixtures/<id>/) rewritten for that number, and counts and enforces, per
+ * credential, the limits of its entry: numbers per call, calls in flight, calls in sliding windows, and the day's
+ * quota. A call over a limit is refused the way the carrier refuses it (429, or 400 for too many numbers) and
+ * counted as a violation.
  * `GET /__stats` on the control port returns every count.
  */
 import http from 'node:http';
-import { bearer, type CarrierDefinition, definitions, type Incoming, json, type Reply } from './carrier-answers.js';
+import { bearer, type CarrierDefinition, type Incoming, json, type Reply } from './carrier-answers.js';
+import { localCarrier } from './carriers/index.js';
 import {
   type CredentialStats,
-  ENFORCED,
   type EnforcedLimits,
-  isPolledCarrier,
+  type LocalCarrier as LocalCarrierEntry,
   type LocalCarrierStats,
   type LocalCarriersConfig,
-  type PolledCarrier,
   serialOf,
   storyOf,
 } from './local-carriers.js';
@@ -96,16 +96,17 @@ class LocalCarrier {
   private unauthorized = 0;
   private server: http.Server | null = null;
   url = '';
+  readonly id: string;
 
   constructor(
-    readonly id: PolledCarrier,
-    definition: CarrierDefinition,
+    private readonly entry: LocalCarrierEntry,
     credentials: Array<{ id: string; spentToday: number }>,
     private readonly latencyMs: number,
     private readonly recordNumbers: boolean,
   ) {
-    this.definition = definition;
-    this.limits = ENFORCED[id];
+    this.id = entry.id;
+    this.definition = entry.answers();
+    this.limits = entry.limits;
     for (const credential of credentials) this.credentials.set(credential.id, new CredentialState(this.limits, credential.spentToday));
   }
 
@@ -130,6 +131,11 @@ class LocalCarrier {
     this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${port}`;
+  }
+
+  /** The numbers the scenario tracks, for carriers that know their numbers before they are asked (an aggregator's trackers). */
+  knows(numbers: readonly string[]): void {
+    this.definition.knows?.(numbers);
   }
 
   stats(): LocalCarrierStats {
@@ -171,7 +177,8 @@ class LocalCarrier {
     }
     if (!this.definition.isTrack(request)) return { reply: json(404, { error: 'no such route in the local carrier' }), delayMs: 0 };
 
-    const credential = this.definition.apiKey ? this.definition.apiKey(request) : this.tokens.get(bearer(request) ?? '');
+    const { apiKey, tokenOf } = this.definition;
+    const credential = apiKey ? apiKey(request) : this.tokens.get((tokenOf ? tokenOf(request) : bearer(request)) ?? '');
     const state = credential ? this.credentials.get(credential) : undefined;
     if (!credential || !state) {
       this.unauthorized++;
@@ -208,12 +215,18 @@ class LocalCarrier {
     }
     stats.spentToday++;
     stats.answered++;
-    stats.numbers += numbers.length;
-    if (this.recordNumbers) for (const number of numbers) this.answeredNumbers.push([number, now, credential]);
-    const reply = this.definition.answer(numbers, (number) => {
-      const serial = serialOf(this.id, number);
-      return serial === null ? 'in_transit' : storyOf(serial);
-    });
+    if (this.definition.counts?.(request) ?? true) {
+      stats.numbers += numbers.length;
+      if (this.recordNumbers) for (const number of numbers) this.answeredNumbers.push([number, now, credential]);
+    }
+    const reply = this.definition.answer(
+      numbers,
+      (number) => {
+        const serial = serialOf(this.entry, number);
+        return serial === null ? 'in_transit' : storyOf(serial);
+      },
+      request,
+    );
     return { reply, delayMs: this.latencyMs, state };
   }
 
@@ -227,11 +240,13 @@ async function main(): Promise<void> {
   const raw = process.env.CARRIER_SERVERS;
   if (!raw) throw new Error('CARRIER_SERVERS (the configuration as JSON) is not set');
   const config = JSON.parse(raw) as LocalCarriersConfig;
-  const defined = definitions();
   const carriers: LocalCarrier[] = [];
   for (const c of config.carriers) {
-    if (!isPolledCarrier(c.id)) throw new Error(`no local carrier "${c.id}"`);
-    const carrier = new LocalCarrier(c.id, defined[c.id], c.credentials, config.latencyMs, c.recordNumbers);
+    const entry = localCarrier(c.id);
+    if (!entry) throw new Error(`no local carrier "${c.id}"`);
+    const carrier = new LocalCarrier(entry, c.credentials, config.latencyMs, c.recordNumbers);
+    const serials = [...Array.from({ length: c.serials.below }, (_, serial) => serial), ...c.serials.also];
+    carrier.knows(serials.map((serial) => entry.number(serial)));
     await carrier.listen(c.port);
     carriers.push(carrier);
   }

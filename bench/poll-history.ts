@@ -13,23 +13,18 @@
  * and story, asked of the local carrier with a credential of its own before the run (`probe`), made into each
  * shipment's events with its own number's keys by `answerOf`; the sandbox's, asked of the sandbox for each
  * shipment as the poller asks it. In `stored` mode a shipment whose poll brings nothing new also keeps the
- * fingerprint of its carrier data (`answerFingerprint`), as the poller leaves it; one that gets a new event
+ * fingerprint of its carrier data (its carrier's `fingerprint`, bench/carriers/), as the poller leaves it; one that gets a new event
  * keeps none (its previous data differed, so no fingerprint it could keep would match).
  */
 
 import { type Insertable, sql } from 'kysely';
 import type { CarrierAdapter, CarrierEvent, ExpectedDelivery, TrackRequest } from '../src/carriers/carrier.js';
-import { completeResultEntries } from '../src/carriers/fdxglb/fdxglb.mapper.js';
-import { mapGlsResponse } from '../src/carriers/glsglb/glsglb.mapper.js';
-import { suiviEntries } from '../src/carriers/lapost/lapost.mapper.js';
 import { KnownAnswers, normalize } from '../src/carriers/sdk/known-answers.js';
 import type { RawEntry } from '../src/carriers/sdk/split-answer.js';
-import { mapTrackingAnswer as mapUsps } from '../src/carriers/uspsus/uspsus.mapper.js';
 import type { AppContext } from '../src/context.js';
 import type { ShipmentsTable, TrackingEventsTable } from '../src/db/schema.js';
 import type { NewEvent } from '../src/domain/shipments/event-recorder.js';
 import { answerOf } from '../src/domain/shipments/keyed-answer.js';
-import type { PolledCarrier } from './local-carriers.js';
 
 export type HistoryMode = 'stored' | 'events' | 'none';
 
@@ -83,45 +78,19 @@ export function previousPoll(
 }
 
 /**
- * The fingerprint an adapter makes of its carrier's data for `number` when the local carrier answers `body`
- * (bench/carrier-answers.ts): a one-number carrier's body as received; FedEx's and La Poste's entry for the
- * number as received (the text their adapters split the answer into); GLS's and USPS's entry for the number as
- * their mapper picks it (caught as the mapper offers it to be compared). The scenario checks it against
- * the adapters' own fingerprints of the probe numbers before seeding.
+ * The fingerprint an adapter makes of `data`, its carrier's data for `number` (a one-number body as received, a
+ * batch answer's entry for the number as its adapter reads it: each carrier's `fingerprint` in bench/carriers/
+ * says which); null without data.
  */
-export function answerFingerprint(carrier: PolledCarrier, number: string, body: string): string | null {
-  let data: object | string | null = null;
-  const keep = (_n: string, entry: object) => {
-    data = entry;
-    return true;
-  };
-  switch (carrier) {
-    case 'upsglb':
-    case 'dhlglb':
-    case 'postnl':
-      data = Buffer.from(body);
-      break;
-    case 'fdxglb':
-      data = entryText(body, completeResultEntries(body), number);
-      break;
-    case 'lapost':
-      data = entryText(body, suiviEntries(body), number);
-      break;
-    case 'glsglb':
-      mapGlsResponse(JSON.parse(body), [number], undefined, keep);
-      break;
-    case 'uspsus':
-      mapUsps(JSON.parse(body), [number], { unchanged: keep });
-      break;
-  }
+export function fingerprintOf(carrierId: string, number: string, data: Uint8Array | string | object | null): string | null {
   if (data === null) return null;
-  const known = new KnownAnswers(carrier, []);
+  const known = new KnownAnswers(carrierId, []);
   known.same(number, data);
   return known.fingerprintOf(number) ?? null;
 }
 
 /** The text of the entry of a batch answer whose own number is `number` (the first), as the adapter fingerprints it. */
-function entryText(body: string, entries: RawEntry[] | null, number: string): string | null {
+export function entryText(body: string, entries: RawEntry[] | null, number: string): string | null {
   const entry = entries?.find((e) => e.number !== null && normalize(e.number) === normalize(number));
   return entry ? body.slice(entry.span.start, entry.span.end) : null;
 }

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from './harness.js';
 import { carrierConfigs } from './scenarios/carrier-configs.js';
 import { carrierPolling } from './scenarios/carrier-polling.js';
+import { carrierPollingAll } from './scenarios/carrier-polling-all.js';
 import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
@@ -26,6 +27,7 @@ const scenarios: Scenario[] = [
   trackingStore,
   trackingClaim,
   carrierPolling,
+  carrierPollingAll,
   webhookDelivery,
   notificationDelivery,
   shipmentImport,
@@ -38,7 +40,7 @@ const scenarios: Scenario[] = [
 
 const usage = `usage: npm run bench -- [--duration s] [--warmup s] [--connections n] [--database sqlite,postgres] [scenario ...]
 scenarios: ${scenarios.map((s) => s.name).join(', ')} (default: all)
---database: where scenarios that can run on either keep their data (mixed, carrier-polling); PostgreSQL gets a fresh database on
+--database: where scenarios that can run on either keep their data (mixed, carrier-polling, carrier-polling-all); PostgreSQL gets a fresh database on
 the server of BENCH_DATABASE_URL or DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 type DatabaseName = NonNullable<LoadSettings['database']>;

@@ -15,27 +15,24 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import type { ShipmentsTable } from '../../src/db/schema.js';
 import { TrackingPoller } from '../../src/jobs/tracking-poller.js';
-import { answerBody, definitions } from '../carrier-answers.js';
+import { localCarrier, localCarrierIds, SEVEN_CARRIERS } from '../carriers/index.js';
 import { envInteger, percentile, round } from '../fixtures.js';
 import { type ChildServer, childEnv, freePort, type Measurement, type Scenario, type ScenarioResult, startChild } from '../harness.js';
 import {
+  answerBody,
   type CredentialStats,
-  ENFORCED,
-  isPolledCarrier,
   isUrgent,
+  type LocalCarrier,
   type LocalCarrierStats,
   type LocalCarriersConfig,
-  POLLED_CARRIERS,
-  type PolledCarrier,
   type Story,
   serialOf,
   storyOf,
-  trackingNumber,
 } from '../local-carriers.js';
 import {
   type Answer,
-  answerFingerprint,
   answerFor,
+  type HistoryMode,
   historyModeFrom,
   insertShipments,
   NEW_EVENT_EVERY,
@@ -50,7 +47,7 @@ const GOAL_CPU_MICROS_PER_NUMBER = 300;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 /** Calls left today on each credential of a carrier whose daily quota binds (the rest were spent before the run). */
-const CALLS_LEFT: Partial<Record<PolledCarrier, number>> = { dhlglb: 5, glsglb: 1 };
+const CALLS_LEFT: Readonly<Record<string, number>> = { dhlglb: 5, glsglb: 1 };
 /** How long the worker's CPU is measured with nothing to poll, for the idle floor. */
 const IDLE_SECONDS = 5;
 /** How long the rounds after the warm-up may take to settle (the quota-bound credentials' due polls put off). */
@@ -67,23 +64,15 @@ class ShiftedClock implements Clock {
   }
 }
 
-/** A merchant's settings for a carrier, its credential as the local carrier knows it (client id or API key). */
+/** A merchant's settings for a carrier, its credential as the local carrier knows it (client id, API key, user). */
 function settingsFor(
-  carrier: PolledCarrier,
+  carrier: LocalCarrier,
   account: number | 'probe',
   runId: string,
 ): { settings: Record<string, unknown>; credential: string } {
-  const id = `${carrier}-bench-${runId}-${account}`;
+  const id = `${carrier.id}-bench-${runId}-${account}`;
   const secret = `${id}-secret-${randomBytes(6).toString('hex')}`;
-  switch (carrier) {
-    case 'dhlglb':
-    case 'lapost':
-      return { settings: { api_key: id }, credential: id };
-    case 'postnl':
-      return { settings: { api_key: id, environment: 'production' }, credential: id };
-    default:
-      return { settings: { client_id: id, client_secret: secret, environment: 'production' }, credential: id };
-  }
+  return { settings: carrier.settings(id, secret), credential: id };
 }
 
 interface Round {
@@ -243,19 +232,40 @@ async function idleCpuMicrosPerSecond(seconds: number): Promise<number> {
 
 /**
  * Counts the adapters' answers by status (ok, unchanged, not_found, error) as the poller gets them: how many
- * polls found their carrier data as stored. The count is cleared when the measured period begins.
+ * polls found their carrier data as stored; errors also by carrier, with the first message of each. The counts
+ * are cleared when the measured period begins.
  */
-function tallyOutcomes(adapters: CarrierAdapter[]): Map<string, number> {
-  const tally = new Map<string, number>();
-  for (const adapter of adapters) {
-    const track = adapter.track.bind(adapter);
-    adapter.track = async (requests, settings, options) => {
-      const results = await track(requests, settings, options);
-      for (const result of results) tally.set(result.status, (tally.get(result.status) ?? 0) + 1);
-      return results;
-    };
+class Outcomes {
+  readonly byStatus = new Map<string, number>();
+  readonly errors = new Map<string, { count: number; first: string }>();
+
+  constructor(adapters: CarrierAdapter[]) {
+    for (const adapter of adapters) {
+      const track = adapter.track.bind(adapter);
+      adapter.track = async (requests, settings, options) => {
+        const results = await track(requests, settings, options);
+        for (const result of results) {
+          this.byStatus.set(result.status, (this.byStatus.get(result.status) ?? 0) + 1);
+          if (result.status !== 'error') continue;
+          const errors = this.errors.get(adapter.record.id) ?? { count: 0, first: result.message };
+          errors.count++;
+          this.errors.set(adapter.record.id, errors);
+        }
+        return results;
+      };
+    }
   }
-  return tally;
+
+  clear(): void {
+    this.byStatus.clear();
+    this.errors.clear();
+  }
+
+  toString(): string {
+    const statuses = [...this.byStatus].sort((a, b) => b[1] - a[1]).map(([status, n]) => `${status} ${count(n)}`);
+    const errors = [...this.errors].map(([carrier, e]) => `${carrier} ${count(e.count)}, the first: "${e.first.slice(0, 160)}"`);
+    return (statuses.join(', ') || 'none') + (errors.length > 0 ? `; errors by carrier: ${errors.join('; ')}` : '');
+  }
 }
 
 function adapterOf(context: AppContext, id: string): CarrierAdapter {
@@ -348,7 +358,7 @@ async function openContext(
 }
 
 interface PriorityOutcome {
-  carrier: PolledCarrier;
+  carrier: string;
   callsLeft: number;
   polled: { urgent: number; other: number };
   deferred: { urgent: number; other: number };
@@ -364,7 +374,7 @@ interface PriorityOutcome {
  */
 async function priorityOutcome(
   context: AppContext,
-  carrier: PolledCarrier,
+  carrier: LocalCarrier,
   stats: LocalCarrierStats,
   rounds: Round[],
   credentialOfAccount: Map<number, string>,
@@ -385,8 +395,8 @@ async function priorityOutcome(
     return entry;
   };
   const outcome: PriorityOutcome = {
-    carrier,
-    callsLeft: CALLS_LEFT[carrier] ?? 0,
+    carrier: carrier.id,
+    callsLeft: CALLS_LEFT[carrier.id] ?? 0,
     polled: { urgent: 0, other: 0 },
     deferred: { urgent: 0, other: 0 },
     inversions: 0,
@@ -406,7 +416,7 @@ async function priorityOutcome(
   const deferred = await context.database.db
     .selectFrom('shipments')
     .select(['account_id', 'tracking_number', 'poll_deferred_since'])
-    .where('carrier_id', '=', carrier)
+    .where('carrier_id', '=', carrier.id)
     .where('poll_deferred_since', 'is not', null)
     .execute();
   for (const row of deferred) {
@@ -424,63 +434,102 @@ async function priorityOutcome(
   return outcome;
 }
 
-function carriersFrom(raw: string | undefined): PolledCarrier[] {
-  if (!raw) return [...POLLED_CARRIERS];
-  const ids = raw.split(',').map((id) => id.trim());
-  for (const id of ids)
-    if (!isPolledCarrier(id)) throw new Error(`CARRIER_POLLING_CARRIERS: unknown carrier "${id}" (${POLLED_CARRIERS.join(', ')})`);
-  return ids as PolledCarrier[];
+function carriersFrom(raw: string | undefined): LocalCarrier[] {
+  if (!raw) return [...SEVEN_CARRIERS];
+  return raw.split(',').map((id) => {
+    const carrier = localCarrier(id.trim());
+    if (!carrier) throw new Error(`CARRIER_POLLING_CARRIERS: unknown carrier "${id}" (${localCarrierIds().join(', ')})`);
+    return carrier;
+  });
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** The scenario's sizes and options, from the environment (described with `carrierPolling` below). */
+export interface PollingSettings {
+  database: 'sqlite' | 'postgres';
+  warmupSeconds: number;
+  shipments: number;
+  accounts: number;
+  seconds: number;
+  latencyMs: number;
+  history: HistoryMode;
+  profileDir: string | undefined;
+  /** SQLite statements timed by statement (CARRIER_POLLING_SQL_TIMES=1): where the database time goes. */
+  sqlTimes: boolean;
+}
 
-async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Promise<ScenarioResult> {
-  const shipments = envInteger('CARRIER_POLLING_SHIPMENTS', 100_000);
-  const accounts = envInteger('CARRIER_POLLING_ACCOUNTS', 2);
+export function pollingSettings(database: 'sqlite' | 'postgres', warmupSeconds: number): PollingSettings {
   const seconds = envInteger('CARRIER_POLLING_SECONDS', 60);
-  const latencyMs = envInteger('CARRIER_POLLING_LATENCY_MS', 50);
-  const carriers = carriersFrom(process.env.CARRIER_POLLING_CARRIERS);
-  const history = historyModeFrom(process.env.CARRIER_POLLING_HISTORY);
-  const profileDir = process.env.CARRIER_POLLING_CPU_PROF_DIR || undefined;
-  // SQLite statements timed by statement (CARRIER_POLLING_SQL_TIMES=1): where the database time goes.
-  const statementTimes = process.env.CARRIER_POLLING_SQL_TIMES === '1' && database === 'sqlite' ? new StatementTimes() : undefined;
-
   // The quotas of the run must not reset while it runs (the local carriers and the worker count per UTC day).
   const untilReset = nextReset(Date.now(), '00:00') - Date.now();
   if (untilReset < (warmupSeconds + seconds) * 1000 + 30 * 60_000) {
     throw new Error(`carrier-polling: ${Math.round(untilReset / 60_000)} min to 00:00 UTC, when daily quotas reset; run it later`);
   }
+  return {
+    database,
+    warmupSeconds,
+    shipments: envInteger('CARRIER_POLLING_SHIPMENTS', 100_000),
+    accounts: envInteger('CARRIER_POLLING_ACCOUNTS', 2),
+    seconds,
+    latencyMs: envInteger('CARRIER_POLLING_LATENCY_MS', 50),
+    history: historyModeFrom(process.env.CARRIER_POLLING_HISTORY),
+    profileDir: process.env.CARRIER_POLLING_CPU_PROF_DIR || undefined,
+    sqlTimes: process.env.CARRIER_POLLING_SQL_TIMES === '1' && database === 'sqlite',
+  };
+}
 
+/** What polling a set of carriers measured: the figure, the limits exceeded, and the lines that report it. */
+export interface CarrierPolling {
+  carriers: number;
+  polled: number;
+  /** Worker CPU (µs) of the measured period. */
+  cpuMicros: number;
+  cpuPerNumber: number;
+  /** ms per round that claimed shipments, sorted. */
+  sortedRounds: number[];
+  violations: number;
+  violationLines: string[];
+  notes: string[];
+}
+
+/**
+ * Polls `shipments` tracked shipments dealt over `carriers` against their local carriers, from the seed to the
+ * idle floor after the measured period, each set of carriers in a data dir (or database) and a child process of
+ * its own; `name` names the set in the profile file.
+ */
+export async function pollCarriers(settings: PollingSettings, carriers: readonly LocalCarrier[], name: string): Promise<CarrierPolling> {
+  const { database, warmupSeconds, shipments, accounts, seconds, latencyMs, history, profileDir } = settings;
+  const statementTimes = settings.sqlTimes ? new StatementTimes() : undefined;
   const runId = randomBytes(3).toString('hex');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-carrier-polling-'));
   const closers: Array<() => Promise<void>> = [];
   let servers: ChildServer | null = null;
   try {
     // The local carriers, in a child process of their own.
-    const credentials = new Map<PolledCarrier, Array<{ account: number; settings: Record<string, unknown>; credential: string }>>();
+    const credentials = new Map<string, Array<{ account: number; settings: Record<string, unknown>; credential: string }>>();
     for (const carrier of carriers) {
       credentials.set(
-        carrier,
+        carrier.id,
         Array.from({ length: accounts }, (_, account) => ({ account, ...settingsFor(carrier, account, runId) })),
       );
     }
-    const probes = new Map(carriers.map((carrier) => [carrier, settingsFor(carrier, 'probe', runId)]));
+    const probes = new Map(carriers.map((carrier) => [carrier.id, settingsFor(carrier, 'probe', runId)]));
     const config: LocalCarriersConfig = { controlPort: await freePort(), latencyMs, carriers: [] };
     for (const carrier of carriers) {
-      const quota = ENFORCED[carrier].dailyQuota;
-      const left = CALLS_LEFT[carrier];
+      const quota = carrier.limits.dailyQuota;
+      const left = CALLS_LEFT[carrier.id];
       config.carriers.push({
-        id: carrier,
+        id: carrier.id,
         port: await freePort(),
         credentials: [
-          ...(credentials.get(carrier) ?? []).map((c) => ({
+          ...(credentials.get(carrier.id) ?? []).map((c) => ({
             id: c.credential,
             spentToday: quota !== null && left !== undefined ? quota - left : 0,
           })),
           // The previous polls' answers are asked for with a credential of their own.
-          ...(history !== 'none' ? [{ id: probes.get(carrier)?.credential ?? '', spentToday: 0 }] : []),
+          ...(history !== 'none' ? [{ id: probes.get(carrier.id)?.credential ?? '', spentToday: 0 }] : []),
         ],
         recordNumbers: left !== undefined,
+        serials: { below: Math.ceil(shipments / carriers.length), also: Object.values(PROBE_SERIALS) },
       });
     }
     servers = await startChild({
@@ -504,32 +553,37 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       const id = await accountId(context, `carrier-polling-${account}`);
       accountRows.push(id);
       for (const carrier of carriers) {
-        const entry = credentials.get(carrier)?.[account];
-        await context.carrierConfigs.add(id, { carrier_reference: `bench-${carrier}`, carrier_id: carrier, settings: entry?.settings });
+        const entry = credentials.get(carrier.id)?.[account];
+        await context.carrierConfigs.add(id, {
+          carrier_reference: `bench-${carrier.id}`,
+          carrier_id: carrier.id,
+          settings: entry?.settings,
+        });
       }
     }
     const now = Date.now();
     const seedStarted = performance.now();
     // Each carrier's answer for each story, asked of it once, for the previous polls (CARRIER_POLLING_HISTORY=stored).
     const answers = new Map<string, Answer>();
-    const answerTexts = definitions();
+    const answerTexts = new Map(carriers.map((carrier) => [carrier.id, carrier.answers()]));
+    const bodyOf = (carrier: LocalCarrier, number: string, story: Story) => answerBody(carrier, number, story, answerTexts.get(carrier.id));
     if (history !== 'none') {
       const stories = Object.keys(PROBE_SERIALS) as Story[];
       for (const carrier of carriers) {
         const requests = stories.map((story) => ({
-          tracking_number: trackingNumber(carrier, PROBE_SERIALS[story]),
+          tracking_number: carrier.number(PROBE_SERIALS[story]),
           first_polled_at: new Date(now - 2 * DAY_MS).toISOString(),
           attempt: 0,
         }));
-        const answered = await answerFor(adapterOf(context, carrier), requests, probes.get(carrier)?.settings ?? {});
+        const answered = await answerFor(adapterOf(context, carrier.id), requests, probes.get(carrier.id)?.settings ?? {});
         for (const [i, story] of stories.entries()) {
-          answers.set(`${carrier}/${story}`, answered[i]);
+          answers.set(`${carrier.id}/${story}`, answered[i]);
           // The fingerprints seeded below are made as the adapter makes its own: checked on the probe's answers.
           const number = requests[i].tracking_number;
-          const mirrored = answerFingerprint(carrier, number, answerBody(carrier, number, story, answerTexts));
+          const mirrored = carrier.fingerprint(number, bodyOf(carrier, number, story));
           if (mirrored !== answered[i].fingerprint) {
             throw new Error(
-              `${carrier}: the seeded fingerprint of ${number} (${mirrored}) is not the adapter's (${answered[i].fingerprint})`,
+              `${carrier.id}: the seeded fingerprint of ${number} (${mirrored}) is not the adapter's (${answered[i].fingerprint})`,
             );
           }
         }
@@ -545,12 +599,12 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       stories[story]++;
       // Whole blocks of twenty serials per account, so that every account has the same share of each story.
       const account = Math.floor(serial / 20) % accounts;
-      const number = trackingNumber(carrier, serial);
-      rows.push(shipmentRow(accountRows[account], `bench-${carrier}`, carrier, number, story, i, now));
+      const number = carrier.number(serial);
+      rows.push(shipmentRow(accountRows[account], `bench-${carrier.id}`, carrier.id, number, story, i, now));
       if (history !== 'none') {
-        const adapter = adapterOf(context, carrier);
-        const answer = answers.get(`${carrier}/${story}`) ?? { events: [], expectedDelivery: null, fingerprint: null };
-        const fingerprint = () => answerFingerprint(carrier, number, answerBody(carrier, number, story, answerTexts));
+        const adapter = adapterOf(context, carrier.id);
+        const answer = answers.get(`${carrier.id}/${story}`) ?? { events: [], expectedDelivery: null, fingerprint: null };
+        const fingerprint = () => carrier.fingerprint(number, bodyOf(carrier, number, story));
         previousPolls.set(number, () => previousPoll(adapter, number, answer, i % NEW_EVENT_EVERY === 0, history, fingerprint));
       }
     }
@@ -568,9 +622,9 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
 
     // Late in the day: the quota-bound credentials spent all but CALLS_LEFT of their calls before the run (the local
     // carriers were told the same). The clock runs ahead while they are spent, so that their rate does not hold it up.
-    for (const [carrier, left] of Object.entries(CALLS_LEFT) as Array<[PolledCarrier, number]>) {
+    for (const [carrier, left] of Object.entries(CALLS_LEFT)) {
       const adapter = context.carriers.get(carrier);
-      if (!carriers.includes(carrier) || !(adapter instanceof HttpCarrier) || adapter.limits.daily_quota === null) continue;
+      if (!carriers.some((c) => c.id === carrier) || !(adapter instanceof HttpCarrier) || adapter.limits.daily_quota === null) continue;
       for (const { settings } of credentials.get(carrier) ?? []) {
         const gate = context.carrierKit.gates.gate(adapter.credentialKey(adapter.effectiveSettings(settings)), adapter.limits);
         for (let spent = 0; spent < adapter.limits.daily_quota - left; spent++) {
@@ -586,7 +640,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     }
 
     const poller = silentPoller(context);
-    const outcomes = tallyOutcomes(carriers.map((carrier) => adapterOf(context, carrier)));
+    const outcomes = new Outcomes(carriers.map((carrier) => adapterOf(context, carrier.id)));
     process.stdout.write(
       `  ${count(shipments)} shipments over ${carriers.length} carriers × ${accounts} accounts seeded in ${round(seedSeconds)} s;` +
         ` polling ${warmupSeconds} s unmeasured and on until the quota-bound credentials' due polls are put off, then ${seconds} s\n`,
@@ -600,7 +654,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     const server: { before?: { walBytes: number; shipmentUpdates: number } } = {};
     // The start is over once the credentials without calls left have put off their due polls to the reset: a burst
     // of one statement per configuration and day, measured apart (the start-up figure) from the steady state.
-    const quotaBound = carriers.filter((carrier) => CALLS_LEFT[carrier] !== undefined);
+    const quotaBound = carriers.filter((carrier) => CALLS_LEFT[carrier.id] !== undefined).map((carrier) => carrier.id);
     const settled = async () =>
       quotaBound.length === 0 ||
       Number(
@@ -622,7 +676,7 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
         outcomes.clear();
         if (database === 'postgres') server.before = await postgresWrites(context);
       },
-      profileDir ? path.join(profileDir, `carrier-polling-${database}.cpuprofile`) : undefined,
+      profileDir ? path.join(profileDir, `${name}-${database}.cpuprofile`) : undefined,
       statementTimes,
       settled,
     );
@@ -682,12 +736,13 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       );
     }
 
-    const credentialOfAccount = (carrier: PolledCarrier) =>
+    const credentialOfAccount = (carrier: string) =>
       new Map((credentials.get(carrier) ?? []).map((c) => [accountRows[c.account], c.credential] as [number, string]));
     const priorities: PriorityOutcome[] = [];
-    for (const s of stats) {
-      if (CALLS_LEFT[s.id] === undefined) continue;
-      priorities.push(await priorityOutcome(context, s.id, s, polling.rounds, credentialOfAccount(s.id)));
+    for (const carrier of carriers) {
+      const s = stats.find((entry) => entry.id === carrier.id);
+      if (CALLS_LEFT[carrier.id] === undefined || !s) continue;
+      priorities.push(await priorityOutcome(context, carrier, s, polling.rounds, credentialOfAccount(carrier.id)));
     }
     const deferredByCarrier = await context.database.db
       .selectFrom('shipments')
@@ -701,10 +756,70 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
     const cpuPerNumber = polled > 0 ? polling.cpuMicros / polled : Number.POSITIVE_INFINITY;
     const working = measuredRounds.filter((r) => r.claimed > 0).map((r) => r.ms);
     const sortedRounds = [...working].sort((a, b) => a - b);
-    await target.close();
-    closers.length = 0;
+    const targetStatements = statementTimes?.report(polled) ?? [];
 
-    // Baseline: the same poller and shipments on the sandbox carrier, answered in process.
+    const priorityLines = priorities.map(
+      (p) =>
+        `${p.carrier} (${p.callsLeft} call${p.callsLeft === 1 ? '' : 's'} left per credential): polled ${p.polled.urgent} urgent + ${p.polled.other} other;` +
+        ` deferred to the reset ${count(p.deferred.urgent)} urgent + ${count(p.deferred.other)} other in ${p.deferringRounds} credential-rounds;` +
+        ` credential-rounds that deferred an urgent shipment while polling another: ${p.inversions}`,
+    );
+    const deferredText = deferredByCarrier.map((d) => `${d.carrier_id} ${count(Number(d.n))}`).join(', ') || 'none';
+    return {
+      carriers: carriers.length,
+      polled,
+      cpuMicros: polling.cpuMicros,
+      cpuPerNumber,
+      sortedRounds,
+      violations,
+      violationLines,
+      notes: [
+        `${count(shipments)} shipments (${count(stories.out_for_delivery)} out for delivery, ${count(stories.failed_attempt)} after a failed attempt),` +
+          ` ${carriers.length} carriers × ${accounts} accounts (one credential each), answers after ${latencyMs} ms; seeded in ${round(seedSeconds)} s;` +
+          (history !== 'none'
+            ? ` each with its previous poll's events stored${history === 'events' ? ' without a digest' : ''} (${count(seededEvents)}), one in ${NEW_EVENT_EVERY} to get a new event`
+            : ' nothing stored before: every poll is a first poll'),
+        `polled ${count(polled)} numbers in ${count(calls)} carrier calls over ${round(polling.wallSeconds)} s (${round(polled / polling.wallSeconds)} numbers/s),` +
+          ` ${working.length} rounds claiming ${count(claimed)} shipments (p50 ${round(percentile(sortedRounds, 0.5))} ms, max ${round(sortedRounds[sortedRounds.length - 1] ?? 0)} ms);` +
+          ` ${count(events)} events stored`,
+        `worker CPU ${round(polling.cpuMicros / 1000)} ms: ${round(cpuPerNumber)} µs per polled number, ${round(claimed > 0 ? polling.cpuMicros / claimed : 0)} µs per claimed shipment;` +
+          (polling.mainThreadCpuMicros !== null
+            ? ` main thread ${round(polling.mainThreadCpuMicros / 1000)} ms (${round(polled > 0 ? polling.mainThreadCpuMicros / polled : 0)} µs per polled number), other threads ${round((polling.cpuMicros - polling.mainThreadCpuMicros) / 1000)} ms;`
+            : '') +
+          ` idle floor afterwards ${round(idleFloor / 1000, 2)} ms per second;` +
+          (polling.writtenBytes !== null && polled > 0
+            ? ` written ${round(polling.writtenBytes / polled / 1024, 1)} KiB per polled number;`
+            : '') +
+          (server.before && serverAfter && walBytesAtEnd !== null && polled > 0
+            ? ` the server's write-ahead log ${round((walBytesAtEnd - server.before.walBytes) / polled / 1024, 1)} KiB per polled number` +
+              ` (to the end of the idle floor), shipment row versions ${round((serverAfter.shipmentUpdates - server.before.shipmentUpdates) / polled, 2)}` +
+              ' per polled number;'
+            : '') +
+          ` event-loop delay p99 ${round(polling.loopDelayMs.p99)} ms, max ${round(polling.loopDelayMs.max)} ms`,
+        `answers in the measured period by outcome: ${outcomes}`,
+        ...carrierLines,
+        `carrier limits exceeded: ${violations}${violations > 0 ? ` (${violationLines.join('; ')})` : ''}`,
+        ...priorityLines,
+        `shipments deferred for a daily quota: ${deferredText}`,
+        `start-up, unmeasured above (the warm-up, then the rounds until the quota-bound credentials' due polls were put off to the reset):` +
+          ` ${round(polling.startup.wallSeconds)} s, worker CPU ${round(polling.startup.cpuMicros / 1000)} ms,` +
+          ` ${count(startupPolled)} numbers polled, ${startupPolled > 0 ? round(polling.startup.cpuMicros / startupPolled) : '-'} µs per polled number`,
+        ...targetStatements.map((line) => `SQL ${line}`),
+      ],
+    };
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await servers?.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The same poller over the same number of shipments on the sandbox carrier, answered in process: the baseline of `carrierPolling`. */
+async function pollSandbox(settings: PollingSettings): Promise<CarrierPolling> {
+  const { database, warmupSeconds, shipments, seconds, history, profileDir } = settings;
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-carrier-polling-sandbox-'));
+  const closers: Array<() => Promise<void>> = [];
+  try {
     const sandbox = await openContext(workDir, 'sandbox', database, {});
     closers.push(() => sandbox.close());
     const sandboxAccount = await accountId(sandbox.context, 'carrier-polling-sandbox');
@@ -753,7 +868,6 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       undefined,
       profileDir ? path.join(profileDir, `carrier-polling-sandbox-${database}.cpuprofile`) : undefined,
     );
-    const targetStatements = statementTimes?.report(polled) ?? [];
     const sandboxMeasured = sandboxPolling.rounds.filter((r) => r.measured);
     const sandboxPolled = sandboxMeasured.reduce((total, r) => total + r.claimed, 0);
     const sandboxEvents = Number(
@@ -765,105 +879,77 @@ async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Prom
       .map((r) => r.ms)
       .sort((a, b) => a - b);
 
-    const measurement = (label: string, numbers: number, cpuMicros: number, sorted: number[]): Measurement => ({
-      label,
-      url: '',
-      requestsPerSecond: numbers / (cpuMicros / 1e6),
-      latencyP50Ms: round(percentile(sorted, 0.5)),
-      latencyP99Ms: round(percentile(sorted, 0.99)),
-      totalRequests: numbers,
-    });
-    const targetMeasurement = measurement(
-      `poller, ${carriers.length} carriers over HTTP on ${database} (numbers per CPU-second; ms per round)`,
-      polled,
-      polling.cpuMicros,
-      sortedRounds,
-    );
-    const baselineMeasurement = measurement(
-      `poller, sandbox carrier in process on ${database} (numbers per CPU-second; ms per round)`,
-      sandboxPolled,
-      sandboxPolling.cpuMicros,
-      sandboxRounds,
-    );
-
-    const priorityLines = priorities.map(
-      (p) =>
-        `${p.carrier} (${p.callsLeft} call${p.callsLeft === 1 ? '' : 's'} left per credential): polled ${p.polled.urgent} urgent + ${p.polled.other} other;` +
-        ` deferred to the reset ${count(p.deferred.urgent)} urgent + ${count(p.deferred.other)} other in ${p.deferringRounds} credential-rounds;` +
-        ` credential-rounds that deferred an urgent shipment while polling another: ${p.inversions}`,
-    );
-    const deferredText = deferredByCarrier.map((d) => `${d.carrier_id} ${count(Number(d.n))}`).join(', ') || 'none';
-    const goalMet = cpuPerNumber <= GOAL_CPU_MICROS_PER_NUMBER && violations === 0;
-    if (violations > 0) {
-      process.stderr.write(
-        `\ncarrier-polling: CARRIER LIMITS EXCEEDED: ${violations} calls over a limit\n  ${violationLines.join('\n  ')}\n`,
-      );
-      process.exitCode = 1;
-    }
-    const name = database === 'sqlite' ? carrierPolling.name : `${carrierPolling.name} (${database})`;
     return {
-      name,
-      description: carrierPolling.description,
-      target: targetMeasurement,
-      baseline: baselineMeasurement,
-      ratio: targetMeasurement.requestsPerSecond / baselineMeasurement.requestsPerSecond,
-      goal: 0,
-      goalText: `≤ ${GOAL_CPU_MICROS_PER_NUMBER} µs worker CPU per polled number and no carrier limit exceeded`,
-      goalMet,
+      carriers: 1,
+      polled: sandboxPolled,
+      cpuMicros: sandboxPolling.cpuMicros,
+      cpuPerNumber: sandboxCpuPerNumber,
+      sortedRounds: sandboxRounds,
+      violations: 0,
+      violationLines: [],
       notes: [
-        `${database}: ${count(shipments)} shipments (${count(stories.out_for_delivery)} out for delivery, ${count(stories.failed_attempt)} after a failed attempt),` +
-          ` ${carriers.length} carriers × ${accounts} accounts (one credential each), answers after ${latencyMs} ms; seeded in ${round(seedSeconds)} s;` +
-          (history !== 'none'
-            ? ` each with its previous poll's events stored${history === 'events' ? ' without a digest' : ''} (${count(seededEvents)}; sandbox ${count(sandboxSeededEvents)}), one in ${NEW_EVENT_EVERY} to get a new event`
-            : ' nothing stored before: every poll is a first poll'),
-        `${database}: polled ${count(polled)} numbers in ${count(calls)} carrier calls over ${round(polling.wallSeconds)} s (${round(polled / polling.wallSeconds)} numbers/s),` +
-          ` ${working.length} rounds claiming ${count(claimed)} shipments (p50 ${round(percentile(sortedRounds, 0.5))} ms, max ${round(sortedRounds[sortedRounds.length - 1] ?? 0)} ms);` +
-          ` ${count(events)} events stored`,
-        `${database}: worker CPU ${round(polling.cpuMicros / 1000)} ms: ${round(cpuPerNumber)} µs per polled number, ${round(claimed > 0 ? polling.cpuMicros / claimed : 0)} µs per claimed shipment;` +
-          (polling.mainThreadCpuMicros !== null
-            ? ` main thread ${round(polling.mainThreadCpuMicros / 1000)} ms (${round(polled > 0 ? polling.mainThreadCpuMicros / polled : 0)} µs per polled number), other threads ${round((polling.cpuMicros - polling.mainThreadCpuMicros) / 1000)} ms;`
-            : '') +
-          ` idle floor afterwards ${round(idleFloor / 1000, 2)} ms per second;` +
-          (polling.writtenBytes !== null && polled > 0
-            ? ` written ${round(polling.writtenBytes / polled / 1024, 1)} KiB per polled number;`
-            : '') +
-          (server.before && serverAfter && walBytesAtEnd !== null && polled > 0
-            ? ` the server's write-ahead log ${round((walBytesAtEnd - server.before.walBytes) / polled / 1024, 1)} KiB per polled number` +
-              ` (to the end of the idle floor), shipment row versions ${round((serverAfter.shipmentUpdates - server.before.shipmentUpdates) / polled, 2)}` +
-              ' per polled number;'
-            : '') +
-          ` event-loop delay p99 ${round(polling.loopDelayMs.p99)} ms, max ${round(polling.loopDelayMs.max)} ms;` +
-          ` sandbox ${round(sandboxCpuPerNumber)} µs per number` +
+        `sandbox: ${round(sandboxCpuPerNumber)} µs per number` +
           (sandboxPolling.mainThreadCpuMicros !== null && sandboxPolled > 0
             ? `, main thread ${round(sandboxPolling.mainThreadCpuMicros / sandboxPolled)} µs`
             : '') +
-          ` (${count(sandboxPolled)} numbers, ${count(sandboxEvents)} events in all, in ${round(sandboxPolling.wallSeconds)} s)`,
-        `${database}: answers in the measured period by outcome: ${
-          [...outcomes]
-            .sort((a, b) => b[1] - a[1])
-            .map(([status, n]) => `${status} ${count(n)}`)
-            .join(', ') || 'none'
-        }`,
-        ...carrierLines.map((line) => `${database}: ${line}`),
-        `${database}: carrier limits exceeded: ${violations}${violations > 0 ? ` (${violationLines.join('; ')})` : ''}`,
-        ...priorityLines.map((line) => `${database}: ${line}`),
-        `${database}: shipments deferred for a daily quota: ${deferredText}`,
-        `${database}: start-up, unmeasured above (the warm-up, then the rounds until the quota-bound credentials' due polls were put off to the reset):` +
-          ` ${round(polling.startup.wallSeconds)} s, worker CPU ${round(polling.startup.cpuMicros / 1000)} ms,` +
-          ` ${count(startupPolled)} numbers polled, ${startupPolled > 0 ? round(polling.startup.cpuMicros / startupPolled) : '-'} µs per polled number`,
-        ...targetStatements.map((line) => `${database}: SQL ${line}`),
+          ` (${count(sandboxPolled)} numbers, ${count(sandboxEvents)} events in all, ${count(sandboxSeededEvents)} of them seeded, in ${round(sandboxPolling.wallSeconds)} s)`,
       ],
     };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
-    await servers?.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 }
 
+/** A row of the runner's table: numbers per CPU-second, and the ms per round that claimed shipments. */
+export function pollingMeasurement(label: string, run: CarrierPolling): Measurement {
+  return {
+    label,
+    url: '',
+    requestsPerSecond: run.polled / (run.cpuMicros / 1e6),
+    latencyP50Ms: round(percentile(run.sortedRounds, 0.5)),
+    latencyP99Ms: round(percentile(run.sortedRounds, 0.99)),
+    totalRequests: run.polled,
+  };
+}
+
+/** Says so on stderr and fails the run when a local carrier counted a call over a limit. */
+export function reportViolations(name: string, run: CarrierPolling): void {
+  if (run.violations === 0) return;
+  process.stderr.write(`\n${name}: CARRIER LIMITS EXCEEDED: ${run.violations} calls over a limit\n  ${run.violationLines.join('\n  ')}\n`);
+  process.exitCode = 1;
+}
+
+export const count = (n: number) => n.toLocaleString('en-US');
+
+async function run(database: 'sqlite' | 'postgres', warmupSeconds: number): Promise<ScenarioResult> {
+  const settings = pollingSettings(database, warmupSeconds);
+  const carriers = await pollCarriers(settings, carriersFrom(process.env.CARRIER_POLLING_CARRIERS), 'carrier-polling');
+  const sandbox = await pollSandbox(settings);
+  const target = pollingMeasurement(
+    `poller, ${carriers.carriers} carriers over HTTP on ${database} (numbers per CPU-second; ms per round)`,
+    carriers,
+  );
+  const baseline = pollingMeasurement(`poller, sandbox carrier in process on ${database} (numbers per CPU-second; ms per round)`, sandbox);
+  reportViolations(carrierPolling.name, carriers);
+  const name = database === 'sqlite' ? carrierPolling.name : `${carrierPolling.name} (${database})`;
+  return {
+    name,
+    description: carrierPolling.description,
+    target,
+    baseline,
+    ratio: target.requestsPerSecond / baseline.requestsPerSecond,
+    goal: 0,
+    goalText: `≤ ${GOAL_CPU_MICROS_PER_NUMBER} µs worker CPU per polled number and no carrier limit exceeded`,
+    goalMet: carriers.cpuPerNumber <= GOAL_CPU_MICROS_PER_NUMBER && carriers.violations === 0,
+    notes: [...carriers.notes, ...sandbox.notes].map((line) => `${database}: ${line}`),
+  };
+}
+
 /**
  * CARRIER_POLLING_SHIPMENTS tracked shipments (default 100,000) dealt over the seven HTTP carriers
- * (CARRIER_POLLING_CARRIERS), CARRIER_POLLING_ACCOUNTS accounts (default 2) each with its own credential for
+ * (CARRIER_POLLING_CARRIERS: any of bench/carriers/, the added adapters among them; carrier-polling-all measures
+ * them all against the seven), CARRIER_POLLING_ACCOUNTS accounts (default 2) each with its own credential for
  * every carrier, written straight into the database, all due within the last hour; one in ten out for delivery,
  * one in twenty after a failed attempt; each with its previous poll stored, one in four to get a new event
  * (CARRIER_POLLING_HISTORY: stored, events, none; bench/poll-history.ts). The carriers are local servers in a child process
