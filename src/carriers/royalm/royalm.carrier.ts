@@ -157,7 +157,7 @@ export class RoyalMailCarrier extends HttpCarrier {
         const body = outcome.json();
         const image =
           outcome.status === 200 && body !== undefined
-            ? mapSignatureBody(body)
+            ? await mapSignatureBody(body)
             : (signatureAbsence(outcome.status, body) ?? this.unreadable(call, outcome, 'signature answer'));
         return image.status === 'error' ? { ...image, message: redact(image.message, context.secrets) } : image;
       },

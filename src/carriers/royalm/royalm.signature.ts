@@ -21,7 +21,7 @@ function noProof(message: string): CarrierError {
 }
 
 /** A 200 signature answer's image as PNG bytes, or why there is none. */
-export function mapSignatureBody(body: unknown): SignatureImage | CarrierError {
+export async function mapSignatureBody(body: unknown): Promise<SignatureImage | CarrierError> {
   const signature = objectOf(objectOf(objectOf(body)?.mailPieces)?.signature);
   const image = typeof signature?.image === 'string' ? signature.image.trim() : '';
   if (image === '') {
@@ -30,8 +30,8 @@ export function mapSignatureBody(body: unknown): SignatureImage | CarrierError {
   }
   const format = textOf(signature?.imageFormat)?.toLowerCase() ?? '';
   if (format.includes('svg') || (format === '' && /^(<\?xml[^>]*>\s*)?<svg\b/i.test(image))) {
-    const png = svgSignatureToPng(image);
-    return png ? { status: 'ok', content: png, content_type: 'image/png' } : noProof('Royal Mail signature SVG holds no strokes to draw');
+    const png = await svgSignatureToPng(image);
+    return png ? { status: 'ok', content: png, content_type: 'image/png' } : noProof('Royal Mail signature SVG could not be drawn');
   }
   const encoded = image.replace(/^data:image\/png;base64,/i, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return noProof('Royal Mail signature is neither SVG nor base64 text');
