@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { deadline } from './deadline.js';
 
 /**
@@ -55,7 +56,10 @@ export class CarrierWaits {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly budget: CarrierWaitBudget) {}
+  constructor(private readonly budget: CarrierWaitBudget) {
+    // Every carrier call of every request in flight listens for the stop (each until its own deadline).
+    setMaxListeners(0, this.controller.signal);
+  }
 
   /** Every request's waits, begun now. */
   begin(): CarrierWait {

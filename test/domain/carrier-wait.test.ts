@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { CarrierWait, carrierWaitBudget } from '../../src/core/carrier-wait.js';
+import { CarrierWait, CarrierWaits, carrierWaitBudget } from '../../src/core/carrier-wait.js';
 
 describe('the carrier wait budget', () => {
   it('is the socket timeout less the time to answer, with the lookup after a lost answer kept out of the booking call', () => {
@@ -40,5 +40,26 @@ describe('the carrier wait budget', () => {
     expect(stopped.aborted).toBe(false);
     stopping.abort(new Error('stopping'));
     expect(stopped.aborted).toBe(true);
+  });
+
+  it('refuses a booking lease no longer than a booking request may wait (a second request would book again)', () => {
+    expect(loadConfig({ WAYBILL_CONNECTION_TIMEOUT_SECONDS: '300' }).bookingLeaseMs).toBe(300_000);
+    expect(() => loadConfig({ WAYBILL_CONNECTION_TIMEOUT_SECONDS: '310' })).toThrow(/WAYBILL_BOOKING_LEASE_SECONDS \(300\) must be longer/);
+    expect(() => loadConfig({ WAYBILL_BOOKING_LEASE_SECONDS: '55' })).toThrow(/WAYBILL_BOOKING_LEASE_SECONDS/);
+    expect(loadConfig({ WAYBILL_BOOKING_LEASE_SECONDS: '56' }).bookingLeaseMs).toBe(56_000);
+  });
+
+  it('lets any number of requests in flight wait on carriers without a listener warning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const waits = new CarrierWaits(carrierWaitBudget(60_000));
+    const signals = Array.from({ length: 50 }, () => waits.begin().signal(10_000));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    process.off('warning', onWarning);
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    waits.stopBy(Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
   });
 });

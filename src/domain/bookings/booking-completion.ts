@@ -22,7 +22,15 @@ export interface BookingInProgress {
   adapter: BookingCapable;
   settings: CarrierSettings;
   pudo: PudoLocation | null;
+  /**
+   * The deadline of the void that undoes a booking which could not be finished, made when the void starts: a
+   * request's gives it what the request may still wait on the carrier; without one, VOID_TIMEOUT_MS.
+   */
+  voidSignal?: () => AbortSignal;
 }
+
+/** The longest a void of an unfinished booking waits for the carrier outside a request (the reconcile job). */
+const VOID_TIMEOUT_MS = 30_000;
 
 /** The booking as POST /v5/booking/ answers it: its documents with their content. */
 export type BookingView = ReturnType<typeof bookingView<Awaited<ReturnType<DocumentsService['withContent']>>>>;
@@ -48,17 +56,17 @@ export class BookingCompletion {
   ) {}
 
   async finish(progress: BookingInProgress, result: BookedShipment): Promise<{ booking: BookingView; pending: boolean }> {
-    const { shipment, adapter, settings, pudo } = progress;
+    const { shipment, pudo } = progress;
     let documents: PreparedDocument[];
     try {
       documents = await this.storeLabels(shipment, progress.booking, result.labels);
     } catch (error) {
-      await this.undo(progress.booking, adapter, result.carrier_shipment_identifier, settings);
+      await this.undo(progress, result.carrier_shipment_identifier);
       throw error;
     }
     const now = this.clock.now().toISOString();
     const booking = await this.complete(progress, result, documents, now).catch(async (error) => {
-      await this.undo(progress.booking, adapter, result.carrier_shipment_identifier, settings);
+      await this.undo(progress, result.carrier_shipment_identifier);
       throw error;
     });
     const views = await Promise.all(documents.map((doc) => this.documents.withContent(doc.stored!)));
@@ -169,8 +177,10 @@ export class BookingCompletion {
   }
 
   /** Voids what the carrier booked and frees the shipment; best effort at the carrier. */
-  async undo(booking: BookingRow, adapter: BookingCapable, carrierShipmentIdentifier: string, settings: CarrierSettings): Promise<void> {
-    const cancelled = await adapter.cancel(carrierShipmentIdentifier, settings, { now: this.clock.now() });
+  async undo(progress: BookingInProgress, carrierShipmentIdentifier: string): Promise<void> {
+    const { booking, adapter, settings } = progress;
+    const signal = progress.voidSignal?.() ?? AbortSignal.timeout(VOID_TIMEOUT_MS);
+    const cancelled = await adapter.cancel(carrierShipmentIdentifier, settings, { now: this.clock.now(), signal });
     if (cancelled.status === 'error')
       this.log.error({ booking_uuid: booking.booking_uuid, error: cancelled.message }, 'cancelling an unfinished booking failed');
     await this.repos.bookings.delete(booking.id);

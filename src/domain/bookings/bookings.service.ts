@@ -80,7 +80,8 @@ export class BookingsService {
         throw new CarrierUnavailableError(`The carrier did not answer (${result.message}); nothing was booked. Try again.`);
       throw new ValidationError(carrierErrors(result).result());
     }
-    const done = await this.completion.finish(prepared, result);
+    // A booking that cannot be finished is voided with what the request may still wait.
+    const done = await this.completion.finish({ ...prepared, voidSignal: () => wait.signal(Infinity) }, result);
     return { kind: done.pending ? 'label_pending' : 'booked', booking: done.booking };
   }
 
@@ -98,7 +99,7 @@ export class BookingsService {
         .findBooking(request, settings, { now: this.clock.now(), signal: wait.signal(LOOKUP_TIMEOUT_MS) })
         .catch((error: Error) => ({ status: 'error' as const, retryable: true, message: error.message }));
       if (found.status === 'found') {
-        const done = await this.completion.finish(prepared, found.result);
+        const done = await this.completion.finish({ ...prepared, voidSignal: () => wait.signal(Infinity) }, found.result);
         return { kind: done.pending ? 'label_pending' : 'booked', booking: done.booking };
       }
     }
@@ -290,7 +291,7 @@ export class BookingsService {
       return true;
     }
     if (found?.status === 'found') {
-      await this.completion.finish({ ...progress, booking: stale }, found.result);
+      await this.completion.finish({ ...progress, booking: stale, voidSignal: () => wait.signal(Infinity) }, found.result);
       return false;
     }
     await this.markUnknown(stale, request, adapter);
