@@ -12,7 +12,7 @@ export interface ServiceAddress {
 export function serviceAddress(env: NodeJS.ProcessEnv = process.env): ServiceAddress {
   const address: ServiceAddress = env.WAYBILL_URL
     ? { url: env.WAYBILL_URL.replace(/\/+$/, ''), origin: 'WAYBILL_URL' }
-    : { url: `http://127.0.0.1:${env.PORT ?? 8080}`, origin: env.PORT ? 'PORT' : 'default' };
+    : { url: `http://127.0.0.1:${env.PORT || 8080}`, origin: env.PORT ? 'PORT' : 'default' };
   if (!isHttpUrl(address.url)) {
     const variable = address.origin === 'WAYBILL_URL' ? `WAYBILL_URL (${env.WAYBILL_URL})` : `PORT (${env.PORT})`;
     throw new Error(
@@ -20,6 +20,15 @@ export function serviceAddress(env: NodeJS.ProcessEnv = process.env): ServiceAdd
     );
   }
   return address;
+}
+
+/** The address as it may be printed: a user name and password in it are left out. */
+function withoutCredentials(text: string): string {
+  const url = new URL(text);
+  if (!url.username && !url.password) return text;
+  url.username = '';
+  url.password = '';
+  return url.toString().replace(/\/+$/, '');
 }
 
 function isHttpUrl(text: string): boolean {
@@ -45,7 +54,7 @@ export class ServiceUnreachableError extends Error {
   ) {
     super(
       [
-        `cannot reach the Waybill service at ${address.url} (${reason(cause)}).`,
+        `cannot reach the Waybill service at ${withoutCredentials(address.url)} (${reason(cause)}).`,
         `${ORIGINS[address.origin]} Start the service (npx waybill start), or point this command at it:`,
         '  WAYBILL_URL=http://host:port   the address of the service',
         '  PORT=port                      a service on this machine that listens on another port (when WAYBILL_URL is not set)',

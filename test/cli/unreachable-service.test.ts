@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerAdminCommands } from '../../src/cli/admin.commands.js';
-import { ServiceUnreachableError } from '../../src/cli/service-address.js';
+import { ServiceUnreachableError, serviceAddress } from '../../src/cli/service-address.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -73,6 +73,14 @@ describe('the command-line clients when nothing answers at the service address',
     expectHelp(run.stderr, `http://localhost:${port}`);
     // The retries for a service restarting mid-import would wait 7.5 s in all.
     expect(Date.now() - started).toBeLessThan(7_000);
+  });
+
+  it('reads an empty PORT as the default port, and never prints the password of a WAYBILL_URL', () => {
+    expect(serviceAddress({ PORT: '' })).toEqual({ url: 'http://127.0.0.1:8080', origin: 'default' });
+    const address = serviceAddress({ WAYBILL_URL: 'http://ops:s3cret-pass@localhost:1/' });
+    const error = new ServiceUnreachableError(address, new Error('connect ECONNREFUSED'));
+    expect(error.message).toContain('http://localhost:1 ');
+    expect(error.message).not.toContain('s3cret-pass');
   });
 
   it('refuses a WAYBILL_URL without http:// before trying it', () => {
