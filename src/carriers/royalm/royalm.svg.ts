@@ -56,13 +56,16 @@ function drawingThread(): Piscina<SvgDrawTask, Uint8Array | null> {
  * lacks them.
  */
 function withNamespaces(svg: string): string {
-  const root = /<svg\b([^>]*)>/i.exec(svg);
-  if (!root) return svg;
+  // Found in one pass (a pattern over `<svg[^>]*>` is quadratic on text that repeats `<svg` and never closes it).
+  const start = svg.search(/<svg\b/i);
+  if (start < 0) return svg;
+  const end = svg.indexOf('>', start);
+  const attributes = svg.slice(start + '<svg'.length, end < 0 ? svg.length : end);
   const missing = [
-    /\sxmlns\s*=/.test(root[1]) ? '' : ` xmlns="${SVG_NAMESPACE}"`,
-    /\sxmlns:xlink\s*=/.test(root[1]) ? '' : ` xmlns:xlink="${XLINK_NAMESPACE}"`,
+    /\sxmlns\s*=/.test(attributes) ? '' : ` xmlns="${SVG_NAMESPACE}"`,
+    /\sxmlns:xlink\s*=/.test(attributes) ? '' : ` xmlns:xlink="${XLINK_NAMESPACE}"`,
   ].join('');
-  const at = root.index + '<svg'.length;
+  const at = start + '<svg'.length;
   return `${svg.slice(0, at)}${missing}${svg.slice(at)}`;
 }
 

@@ -84,4 +84,12 @@ describe('Royal Mail SVG signatures: nothing outside the SVG text is read', () =
     const next = await svgSignatureToPng('<svg width="30" height="10"><path d="M0 5L30 5" stroke="#000" stroke-width="2"/></svg>');
     expect(next && darkRows(next)).toEqual(new Set([4, 5]));
   });
+
+  it('reads the root of a text that repeats <svg and never closes it in one pass, not in time growing with its square', async () => {
+    const unclosed = '<svg'.repeat(250_000);
+    const started = Date.now();
+    expect(await svgSignatureToPng(unclosed, { timeoutMs: 1_500 })).toBeNull();
+    // Read on this thread, a quadratic pattern took about 100 s on a megabyte of it.
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });
