@@ -221,10 +221,14 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
     return queryToken(request) ?? bearerPushToken(headers);
   }
 
-  /** With the push token in the URL, the bearer must be the configuration's Ship24 Webhook Secret, when it has one. */
+  /**
+   * When the configuration has Ship24's Webhook Secret, a push must carry the push token in the URL and the secret
+   * as its bearer: both, so that a leaked push token alone (sent as the bearer) is not enough.
+   */
   verifyPush(request: PushedRequest, settings: CarrierSettings): boolean {
     const expected = settings.webhook_secret;
-    if (typeof expected !== 'string' || expected === '' || queryToken(request) === null) return true;
+    if (typeof expected !== 'string' || expected === '') return true;
+    if (queryToken(request) === null) return false;
     const given = bearerPushToken(request.headers);
     return given !== null && safeEqual(given, expected);
   }

@@ -24,7 +24,7 @@ describe('ship24 push: webhooks through the adapter', () => {
     expect(adapter.pushToken({})).toBeNull();
   });
 
-  it("checks Ship24's Webhook Secret as the bearer when the configuration has it and the token came in the URL", async () => {
+  it("checks Ship24's Webhook Secret as the bearer, with the token in the URL, when the configuration has it", async () => {
     const server = await ship24Server();
     servers.push(server);
     const { adapter } = ship24Adapter(server);
@@ -38,9 +38,11 @@ describe('ship24 push: webhooks through the adapter', () => {
     expect(adapter.verifyPush(pushed('Bearer ship24-allocated-secreT'), settings)).toBe(false);
     expect(adapter.verifyPush(pushed('Bearer ship24'), settings)).toBe(false);
     expect(adapter.verifyPush(pushed(undefined), settings)).toBe(false);
-    // Without a secret set, the push token is the whole check; so it is with the token as the bearer.
+    // Without a secret set, the push token is the whole check, in the URL or as the bearer.
     expect(adapter.verifyPush(pushed(undefined), SETTINGS)).toBe(true);
-    expect(adapter.verifyPush(pushed('Bearer wbpush_abc', {}), settings)).toBe(true);
+    expect(adapter.verifyPush(pushed('Bearer wbpush_abc', {}), SETTINGS)).toBe(true);
+    // With one, the push token as the bearer alone (no secret) is refused.
+    expect(adapter.verifyPush(pushed('Bearer wbpush_abc', {}), settings)).toBe(false);
     expect(bearerPushToken({ authorization: 'Bearer wbpush_abc' })).toBe('wbpush_abc');
   });
 
