@@ -169,7 +169,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.renderCacheMegabytes * 1_048_576,
     new ShipmentExtrasOfCapabilities(documents, new ReturnsInfoReader(repos), proofOfDelivery),
   );
-  const trackingStops = new TrackingStops(carriers);
+  const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
   const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner));
@@ -232,7 +232,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       webhookJob,
       new CarrierPushJob(carrierPush),
       new BookingReconcileJob(repos, carriers, carrierConfigs, bookingCompletion, clock),
-      new CarrierStopJob(carriers, carrierConfigs, clock),
+      new CarrierStopJob(repos, carriers, carrierConfigs, clock),
       notificationJob,
     ],
     [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],

@@ -422,6 +422,20 @@ export class ShipmentsRepository {
   }
 
   /** The shipment a public tracking page shows (the reference is unique and unguessable; no account is known). */
+  /** Whether a shipment of the account still has polls of this number with this configuration ahead. */
+  async tracks(accountId: number, carrierReference: string, trackingNumber: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('carrier_reference', '=', carrierReference)
+      .where('tracking_number', '=', trackingNumber)
+      .where('next_poll_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   findByTrackingPageReference(reference: string): Promise<ShipmentRow | undefined> {
     return findByTrackingPageReference.executeTakeFirst(this.db, reference);
   }
