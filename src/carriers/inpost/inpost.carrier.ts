@@ -64,7 +64,8 @@ export class InpostCarrier extends HttpCarrier {
   private async trackOne(number: string, context: CallContext): Promise<TrackResult> {
     const response = await this.call(context, {
       method: 'GET',
-      url: `${context.baseUrl}/v1/tracking/${encodeURIComponent(number)}`,
+      // Sent without the spaces a number is often written with (ShipX does not find `6200 0000 …`).
+      url: `${context.baseUrl}/v1/tracking/${encodeURIComponent(number.replace(/\s+/g, ''))}`,
       headers: this.headers(context),
     });
     if (isError(response)) return { ...response, tracking_number: number };

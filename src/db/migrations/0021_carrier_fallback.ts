@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { MigrationDb } from './helpers.js';
 
 /**
@@ -8,5 +9,13 @@ export async function up(db: MigrationDb): Promise<void> {
   await db.schema
     .alterTable('carrier_configs')
     .addColumn('fallback', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  // One fallback per account, whatever two requests do at once (the service refuses a second one by name).
+  await db.schema
+    .createIndex('carrier_configs_one_fallback')
+    .unique()
+    .on('carrier_configs')
+    .column('account_id')
+    .where(sql.ref('fallback'), '=', 1)
     .execute();
 }

@@ -6,6 +6,7 @@ import type { NotificationRow } from '../../db/repositories/notifications.reposi
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { isLanguage, type Language, LOCALES } from '../../i18n/languages.js';
 import { formatMessage } from '../../i18n/messages.js';
+import { shownCarrier } from '../shipments/carrier-of-record.js';
 import { renderEmailHtml } from './email/email-layout.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
 import { ShortCache } from './short-cache.js';
@@ -74,7 +75,8 @@ export class MessageComposer {
       merchant: { name: merchant },
       shipment: {
         tracking_number: shipment.tracking_number,
-        carrier: shipment.carrier_id ? (this.carriers.get(shipment.carrier_id)?.record.name ?? null) : null,
+        // The courier an aggregator names, as the tracking page shows it (carrier-of-record.ts).
+        carrier: shownCarrier(shipment.carrier_id, body, (id) => (id ? (this.carriers.get(id)?.record ?? null) : null))?.name ?? null,
         tracking_url: `${this.publicUrl}/t/${shipment.tracking_page_reference}?lang=${language}`,
         shipment_id: shipment.shipment_id,
         order_number: order?.order_id ?? null,
