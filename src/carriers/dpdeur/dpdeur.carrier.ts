@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { parseEventTime } from '../../core/event-time.js';
 import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
 import { dpdParcelNumber } from '../detect/dpdeur.js';
-import type { CarrierResponse } from '../sdk/http.js';
+import { type CarrierResponse, redact } from '../sdk/http.js';
 import type { CallContext } from '../sdk/http-carrier.js';
 import { HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
@@ -98,7 +98,9 @@ export class DpdCarrier extends HttpCarrier {
   }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[]> {
-    return Promise.all(numbers.map(async (number) => this.trackOne(number, context)));
+    const results = await Promise.all(numbers.map(async (number) => this.trackOne(number, context)));
+    // DPD's fault texts are quoted in messages and may echo what was sent (the password, the session token).
+    return results.map((result) => (result.status === 'error' ? { ...result, message: redact(result.message, context.secrets) } : result));
   }
 
   /** Scheme and host: the operator's base URL when set (`WAYBILL_CARRIER_DPDEUR_BASE_URL`), else the company's. */
