@@ -150,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: integer(env, 'WAYBILL_JOB_LEASE_SECONDS', 60, 1, 86_400) * 1000,
     pollLeaseMs: integer(env, 'WAYBILL_POLL_LEASE_SECONDS', 120, 1, 86_400) * 1000,
     idempotencyLeaseMs: integer(env, 'WAYBILL_IDEMPOTENCY_LEASE_SECONDS', 60, 1, 86_400) * 1000,
-    bookingLeaseMs: bookingLease(env),
+    bookingLeaseMs: integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000,
     ...shutdownTimes(env),
     notifications: notificationConfig(env),
   };
@@ -163,24 +163,6 @@ function shutdownTimes(env: NodeJS.ProcessEnv) {
     throw new ConfigError('WAYBILL_SHUTDOWN_GRACE_SECONDS must not be more than WAYBILL_SHUTDOWN_TIMEOUT_SECONDS');
   }
   return { shutdownTimeoutMs, shutdownGraceMs };
-}
-
-/**
- * A booking in progress holds its shipment for `WAYBILL_BOOKING_LEASE_SECONDS`; past it, the reservation counts as
- * left by a crashed process and the shipment may be booked again. A booking request must end within it, or a
- * second request could book the shipment while the first still waits on the carrier: the lease must be longer
- * than what a request may wait on carriers (derived from WAYBILL_CONNECTION_TIMEOUT_SECONDS).
- */
-function bookingLease(env: NodeJS.ProcessEnv): number {
-  const leaseMs = integer(env, 'WAYBILL_BOOKING_LEASE_SECONDS', 300, 1, 86_400) * 1000;
-  const { requestMs } = carrierWaitBudget(integer(env, 'WAYBILL_CONNECTION_TIMEOUT_SECONDS', 60, 5, 3600) * 1000);
-  if (leaseMs <= requestMs) {
-    throw new ConfigError(
-      `WAYBILL_BOOKING_LEASE_SECONDS (${leaseMs / 1000}) must be longer than a booking request may wait on its carrier ` +
-        `(${requestMs / 1000} s, from WAYBILL_CONNECTION_TIMEOUT_SECONDS): raise it, or lower the connection timeout.`,
-    );
-  }
-  return leaseMs;
 }
 
 function notificationConfig(env: NodeJS.ProcessEnv): NotificationConfig {

@@ -17,6 +17,8 @@ import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-ide
 import type { BookingCompletion, BookingInProgress, BookingView } from './booking-completion.js';
 import { bookingReference, bookRequestFor } from './booking-request.js';
 
+/** Kept between the end of a booking call and the end of its reservation's lease. */
+const LEASE_MARGIN_MS = 5_000;
 /** How long a booking request waits for the carrier to look up a booking whose answer was lost. */
 const LOOKUP_TIMEOUT_MS = 15_000;
 /** When the job asks the carrier again about a booking whose answer was lost: "not found" is an answer by then. */
@@ -72,7 +74,10 @@ export class BookingsService {
     const prepared = await this.prepare(caller, input, wait);
     const { adapter, settings, request } = prepared;
 
-    const result = await adapter.book(request, settings, { now: this.clock.now(), signal: wait.signal(Infinity, wait.lookupMs) });
+    // Within the request's wait, and within the reservation's lease: past the lease, a second request would take
+    // the reservation as left by a crash and could book the shipment while this call still waits.
+    const withinLease = Math.max(1_000, this.staleBookingMs - wait.lookupMs - LEASE_MARGIN_MS);
+    const result = await adapter.book(request, settings, { now: this.clock.now(), signal: wait.signal(withinLease, wait.lookupMs) });
     if (result.status === 'error' && result.outcome_unknown) return this.answerLost(prepared, result.message, wait);
     if (result.status === 'error') {
       await this.repos.bookings.delete(prepared.booking.id);
