@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { xmlReader } from '../sdk/xml.js';
 
 /**
  * The parts of Canada Post's Tracking web service answers (REST, XML, `application/vnd.cpc.track-v2+xml`) that the
@@ -63,29 +63,11 @@ export interface CanposCertificate {
 /** Elements Canada Post repeats: read as lists even when one is present. */
 const LISTS = new Set(['occurrence', 'message', 'item']);
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  htmlEntities: false,
-  isArray: (name) => LISTS.has(name),
-});
-
 /**
  * An XML answer as an object of element names, or null when the text is not well-formed XML (a proxy's page, a
  * truncated body). Text values stay text: `0174` keeps its zero.
  */
-export function parseCanposXml(text: string): Record<string, unknown> | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('<') || XMLValidator.validate(trimmed) !== true) return null;
-  try {
-    const parsed: unknown = parser.parse(trimmed);
-    return objectOf(parsed);
-  } catch {
-    return null;
-  }
-}
+export const parseCanposXml = xmlReader(LISTS);
 
 /** A text value: trimmed, or null when absent, empty, or not text. */
 export function textOf(value: unknown): string | null {

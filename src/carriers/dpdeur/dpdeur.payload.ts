@@ -1,4 +1,4 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { xmlReader } from '../sdk/xml.js';
 
 /**
  * The parts of the DPD Web Services' SOAP answers that the adapter reads: LoginService `getAuth` and
@@ -90,26 +90,8 @@ const LISTS = new Set([
   'content',
 ]);
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  htmlEntities: false,
-  isArray: (name) => LISTS.has(name),
-});
-
 /** An XML answer as an object of element names, or null when the text is not well-formed XML. Values stay text. */
-export function parseDpdXml(text: string): Record<string, unknown> | null {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('<') || XMLValidator.validate(trimmed) !== true) return null;
-  try {
-    const parsed = parser.parse(trimmed) as unknown;
-    return objectOf(parsed);
-  } catch {
-    return null;
-  }
-}
+export const parseDpdXml = xmlReader(LISTS);
 
 /** A text value: trimmed, or null when absent, empty, or not text (a number counts as its text). */
 export function textOf(value: unknown): string | null {
