@@ -188,7 +188,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     trackingStops,
   );
   const pudo = new PudoService(repos, carriers, carrierConfigs, clock);
-  const bookingCompletion = new BookingCompletion(repos, documents, labels, files, clock, log, returns, outbox);
+  const bookingCompletion = new BookingCompletion(repos, documents, labels, files, clock, log, returns, outbox, trackingStops);
   const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, bookingCompletion, clock, config.bookingLeaseMs);
   const bookingCancellations = new BookingCancellations(repos, carriers, carrierConfigs, files, returns, outbox, clock);
   const labelJob = new LabelRenderJob(repos, labels, files, clock, outbox);

@@ -12,6 +12,9 @@ import { LABEL_CONTENT_TYPES } from '../../documents/label.types.js';
 import type { LabelRenderer } from '../../documents/label-renderer.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import type { ReturnsService } from '../returns/returns.service.js';
+import { forgetCarrierOfRecord } from '../shipments/carrier-of-record.js';
+import { withDetectionNote } from '../shipments/tracking-detection.js';
+import type { TrackingStops } from '../shipments/tracking-stops.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { bookingView } from './booking.presenter.js';
 
@@ -53,6 +56,8 @@ export class BookingCompletion {
     private readonly log: Logger,
     private readonly returns: ReturnsService,
     private readonly events: EventSink,
+    /** Told when a booking replaces the number or carrier an aggregator followed, in the same transaction. */
+    private readonly stops: TrackingStops,
   ) {}
 
   async finish(progress: BookingInProgress, result: BookedShipment): Promise<{ booking: BookingView; pending: boolean }> {
@@ -83,6 +88,8 @@ export class BookingCompletion {
         : {}),
     };
     return this.repos.transaction(async (repos) => {
+      // As it is now: the shipment may have been tracked with another number while the carrier booked.
+      const current = (await repos.shipments.lock(shipment.id)) ?? shipment;
       const booked = await repos.bookings.update(progress.booking.id, {
         status: 'booked',
         shipping_service: result.shipping_service,
@@ -91,6 +98,17 @@ export class BookingCompletion {
         carrier_additional_info: JSON.stringify(info),
         updated_at: now,
       });
+      const trackingChanged = result.tracking_number !== current.tracking_number || booked.carrier_reference !== current.carrier_reference;
+      const body = JSON.parse(current.body) as Record<string, unknown>;
+      if (trackingChanged) {
+        // As a new number given by update: an aggregator's courier belonged to the old number, whose tracking ends.
+        forgetCarrierOfRecord(body);
+        if (current.next_poll_at !== null) await this.stops.queue(repos, current, now);
+      }
+      // The booked number is tracked with the booking's carrier: no note of detection explains it any more.
+      const custom = withDetectionNote(body.additional_info as Record<string, unknown> | undefined, null, undefined);
+      if (Object.keys(custom).length > 0) body.additional_info = custom;
+      else delete body.additional_info;
       await repos.shipments.update(shipment.id, {
         tracking_number: result.tracking_number,
         carrier_reference: booked.carrier_reference,
@@ -101,6 +119,8 @@ export class BookingCompletion {
         poll_failures: 0,
         push_subscribed_until: null,
         push_retry_at: null,
+        body: JSON.stringify(body),
+        ...(trackingChanged ? { tracking_digest: null, tracking_fingerprint: null } : {}),
         updated_at: now,
         ...(pudo ? { collection_point: JSON.stringify(collectionPoint(pudo, now)) } : {}),
       });
