@@ -2801,6 +2801,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v5/analytics/delivery-performance/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery performance by carrier, lane, destination country or week
+         * @description Counts, first-attempt success and on-time rates and transit times of the shipments accepted in the period (docs/delivery-intelligence.md, "Analytics"), summed from daily aggregates. As CSV with `format=csv` or `Accept: text/csv` (a header line, the transit summary flattened into transit_median_working_days, transit_p90_working_days and transit_mean_working_days, null as an empty cell).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Only this carrier configuration */
+                    carrier_reference?: string;
+                    /** @description csv answers the rows as CSV, as `Accept: text/csv` does; takes precedence over Accept */
+                    format?: "json" | "csv";
+                    /**
+                     * @description First acceptance date of the period, YYYY-MM-DD, included
+                     * @example 2026-01-01
+                     */
+                    from: string;
+                    /** @description carrier: by carrier_reference; lane: by carrier configuration, service, origin country, destination country and 2-character destination postal prefix; destination_country; week: by the Monday of the ISO week */
+                    group_by?: "carrier" | "lane" | "destination_country" | "week";
+                    /** @description Only this shipping_service (compared trimmed and lower-cased) */
+                    shipping_service?: string;
+                    /**
+                     * @description Last acceptance date of the period, YYYY-MM-DD, included; at most 366 days after from, counting both
+                     * @example 2026-01-01
+                     */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rows, as JSON in the envelope or as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                from: string;
+                                group_by: string;
+                                /** @description One per group with shipments in the period, sorted by key */
+                                rows: {
+                                    /** @description Shipments accepted by the carrier (an in_transit event) */
+                                    accepted: number;
+                                    /** @description The carrier (group_by=lane only) */
+                                    carrier_id?: string;
+                                    /** @description The carrier configuration (group_by=lane only) */
+                                    carrier_reference?: string;
+                                    /** @description Shipments delivered */
+                                    delivered: number;
+                                    /** @description ISO country code of the recipient (or to) address; empty when unknown (group_by=lane only) */
+                                    destination_country?: string;
+                                    /** @description First 2 letters or digits of the destination postal code; empty when unknown (group_by=lane only) */
+                                    destination_postal_prefix?: string;
+                                    /** @description Shipments with an exception event */
+                                    exceptions: number;
+                                    /** @description First attempts that delivered ÷ first attempts; null without a first attempt */
+                                    first_attempt_success_rate: number | null;
+                                    /** @description Shipments with a first delivery attempt (delivered, failed_attempt or available_for_pickup) */
+                                    first_attempts: number;
+                                    /** @description The group: the carrier_reference, the destination country code, the Monday of the week (YYYY-MM-DD), or the lane (carrier_reference|carrier_id|shipping_service|origin_country|destination_country|destination_postal_prefix); an unknown part is empty */
+                                    key: string;
+                                    /** @description First attempts on or before the end of the shipment's original delivery window ÷ first attempts with such a window; null without one */
+                                    on_time_rate: number | null;
+                                    /** @description ISO country code of the sender (or from) address; empty when unknown (group_by=lane only) */
+                                    origin_country?: string;
+                                    /** @description Shipments returned to the sender */
+                                    returned_to_sender: number;
+                                    /** @description Tracked shipments (with at least one event) */
+                                    shipments: number;
+                                    /** @description The shipping_service, trimmed and lower-cased; empty when none (group_by=lane only) */
+                                    shipping_service?: string;
+                                    /** @description Of the first attempts of accepted shipments; null without one */
+                                    transit_working_days: {
+                                        /** @description The mean, rounded to 2 decimals */
+                                        mean: number | null;
+                                        /** @description Working days from acceptance to first attempt: the median */
+                                        median: number | null;
+                                        /** @description The 90th percentile */
+                                        p90: number | null;
+                                    };
+                                }[];
+                                to: string;
+                            };
+                        };
+                        "text/csv": string;
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v5/booking/": {
         parameters: {
             query?: never;

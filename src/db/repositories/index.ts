@@ -8,6 +8,7 @@ import { CarrierPudoCacheRepository } from './carrier-pudo-cache.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { DeliveryAnalyticsRepository } from './delivery-analytics.repository.js';
 import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -42,6 +43,7 @@ export class Repositories {
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
   readonly notifications: NotificationsRepository;
+  readonly deliveryAnalytics: DeliveryAnalyticsRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -66,6 +68,7 @@ export class Repositories {
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
     this.notifications = new NotificationsRepository(db, dialect);
+    this.deliveryAnalytics = new DeliveryAnalyticsRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

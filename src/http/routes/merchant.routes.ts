@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireBearer } from '../auth.js';
 import { acceptIdempotencyKeys } from '../idempotency.js';
 import { limitRate, type RateLimiter } from '../rate-limit.js';
+import { analyticsRoutes } from './analytics.routes.js';
 import { bookingRoutes } from './booking.routes.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
 import { carrierDetectRoutes } from './carrier-detect.routes.js';
@@ -34,4 +35,5 @@ export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }>
   await app.register(pudoRoutes);
   await app.register(webhookRoutes);
   await app.register(notificationRoutes);
+  await app.register(analyticsRoutes);
 };
