@@ -19,6 +19,7 @@ import * as trackingFingerprint from './migrations/0018_tracking_fingerprint.js'
 import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_without_global_index.js';
 import * as pollLeases from './migrations/0020_poll_leases.js';
 import * as carrierFallback from './migrations/0021_carrier_fallback.js';
+import * as trackingNumberKey from './migrations/0022_tracking_number_key.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0019_poll_claims_without_global_index': pollClaimsWithoutGlobalIndex,
   '0020_poll_leases': pollLeases,
   '0021_carrier_fallback': carrierFallback,
+  '0022_tracking_number_key': trackingNumberKey,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

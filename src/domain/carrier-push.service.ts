@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { CarrierAdapter } from '../carriers/carrier.js';
+import { normalizeTrackingNumber } from '../carriers/detect/index.js';
 import { acceptsPush, bearerPushToken, type PushedRequest, type PushHook } from '../carriers/push.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import type { Clock } from '../clock.js';
@@ -117,7 +118,10 @@ export class CarrierPushService {
     return { updates: parsed.updates.length, queued: true };
   }
 
-  /** Applies a queued push to the configuration's shipments with the pushed numbers; returns how many. */
+  /**
+   * Applies a queued push to the configuration's shipments with the pushed numbers, compared as carrier detection
+   * reads them (spaces, dashes and case aside); returns how many.
+   */
   async apply(accountId: number, carrierId: string, carrierReference: string, body: unknown): Promise<number> {
     const adapter = this.carriers.get(carrierId);
     if (!adapter || !acceptsPush(adapter)) return 0;
@@ -125,7 +129,10 @@ export class CarrierPushService {
     if (!parsed.ok) return 0;
     let shipments = 0;
     for (const update of parsed.updates) {
-      const rows = await this.repos.carrierPush.shipmentsTracking(accountId, carrierReference, update.tracking_number);
+      // Read as detection reads numbers: a carrier's "JD00021234" is the merchant's "jd 0002 1234".
+      const number = normalizeTrackingNumber(update.tracking_number);
+      if (number === '') continue;
+      const rows = await this.repos.carrierPush.shipmentsTracking(accountId, carrierReference, number);
       for (const row of rows) {
         await this.tracking.apply(row, update.result, { adapter: adapter as CarrierAdapter });
         shipments++;

@@ -1,5 +1,9 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.js';
+import { trackingNumberKeySql } from '../tracking-number-key.js';
+
+/** The key pushed numbers are matched on, as indexed by `shipments_account_tracking_key` (0022). */
+const TRACKING_KEY = sql.raw<string>(trackingNumberKeySql('tracking_number'));
 
 /** Carrier configurations as pushing carriers find them: by the hash of their push token. */
 export class CarrierPushRepository {
@@ -34,14 +38,17 @@ export class CarrierPushRepository {
       .executeTakeFirst();
   }
 
-  /** The account's tracked shipments with this carrier configuration and tracking number. */
-  shipmentsTracking(accountId: number, carrierReference: string, trackingNumber: string) {
+  /**
+   * The account's shipments with this carrier configuration whose number reads as `normalizedNumber` (spaces
+   * and dashes removed, upper case: `normalizeTrackingNumber` of carrier detection), however the merchant typed it.
+   */
+  shipmentsTracking(accountId: number, carrierReference: string, normalizedNumber: string) {
     return this.db
       .selectFrom('shipments')
       .selectAll()
       .where('account_id', '=', accountId)
+      .where(TRACKING_KEY, '=', normalizedNumber)
       .where('carrier_reference', '=', carrierReference)
-      .where('tracking_number', '=', trackingNumber)
       .execute();
   }
 }
