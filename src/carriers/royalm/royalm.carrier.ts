@@ -45,7 +45,8 @@ export class RoyalMailCarrier extends HttpCarrier {
    * The summary takes up to 30 numbers (documented). Royal Mail's plans set each application's rate and quota
    * and do not publish them (only the Assessment plans: 50 calls a day, 25 per 12 hours while on-boarding): the
    * rate and concurrency are modest choices, and a `429` pauses the credential. No poll guideline is published:
-   * half an hour at most between polls of one item.
+   * half an hour at most between polls of one item. A history counts against the rate as a summary does: the
+   * poller claims by the histories the credential's numbers have needed lately (`followUpCalls`).
    */
   readonly limits: CarrierLimits = {
     numbers_per_call: 30,
@@ -83,6 +84,8 @@ export class RoyalMailCarrier extends HttpCarrier {
         else history.push({ number, fingerprinted: true });
       }
     }
+    // The histories count against the rate as the summary does: the poller sizes its claims by them.
+    this.followUpCalls(context, numbers.length, history.length);
     // One history call after another: each batch holds one of the credential's calls in flight.
     let stop: CarrierError | null = null;
     for (const { number, fingerprinted } of history) {

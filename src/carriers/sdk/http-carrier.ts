@@ -116,15 +116,30 @@ export abstract class HttpCarrier implements CarrierAdapter {
 
   /**
    * How many numbers this configuration's credential can be asked for within `horizonMs` (its rate from now,
-   * its quota) and today: the poller claims no more than that for it in a round.
+   * its quota) and today: the poller claims no more than that for it in a round. A number costs its share of a
+   * batch call, and the follow-up calls its adapter reported for the credential's recent numbers
+   * (`followUpCalls`).
    */
   pollCapacity(settings: CarrierSettings, horizonMs: number): PollCapacity {
     const effective = this.effectiveSettings(settings);
     const credential = this.credentialKey(effective);
     const gate = this.kit.gates.gate(credential, this.limits);
     const size = Math.max(1, this.limits.numbers_per_call);
+    // calls ÷ (1/size + follow-ups per number), written so that without follow-ups it is calls × size exactly.
+    const perCalls = 1 + size * gate.followUpsPerNumber();
+    const numbersFor = (calls: number) => Math.floor((calls * size) / perCalls);
     const callsToday = gate.paused()?.reason === 'quota' ? 0 : gate.remainingToday();
-    return { credential, numbers: gate.capacity(horizonMs) * size, numbersToday: callsToday === null ? null : callsToday * size };
+    return { credential, numbers: numbersFor(gate.capacity(horizonMs)), numbersToday: callsToday === null ? null : numbersFor(callsToday) };
+  }
+
+  /**
+   * Reports that a batch of `numbers` needed `calls` calls beyond its one (a history asked per number whose
+   * summary changed): the credential's claims are then sized by the calls its numbers have needed lately
+   * (`pollCapacity`), so a round claims what the carrier's rate can serve before the poll's wait runs out. An
+   * adapter whose batches make one call does not call it.
+   */
+  protected followUpCalls(context: CallContext, numbers: number, calls: number): void {
+    this.kit.gates.gate(context.credentialKey, this.limits).noteFollowUps(numbers, calls);
   }
 
   async track(requests: readonly TrackRequest[], settings: CarrierSettings, options: TrackOptions): Promise<TrackResult[]> {

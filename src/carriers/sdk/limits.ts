@@ -14,6 +14,12 @@ export interface CarrierLimits {
   min_poll_interval_seconds: number;
 }
 
+/**
+ * How many numbers the follow-up calls reported to a gate are averaged over: each batch reported weighs as much
+ * as the numbers it holds, and what was reported this many numbers ago counts half.
+ */
+const FOLLOW_UP_HALF_LIFE = 200;
+
 /** Why a credential cannot call now: paused after a 429 or a spent quota. */
 export interface Paused {
   paused: true;
@@ -35,6 +41,9 @@ export class CredentialGate {
   private dayStarted: number;
   private pausedUntil = 0;
   private pauseReason: 'rate' | 'quota' = 'rate';
+  /** Follow-up calls and the numbers they were reported for, both exponentially weighted (`noteFollowUps`). */
+  private followUps = 0;
+  private followUpNumbers = 0;
   /**
    * Milliseconds between two requests: the carrier's rate with 5% and 5 ms to spare, so that requests a
    * carrier counts in a sliding second (and a network that bunches them a little) never exceed it.
@@ -80,6 +89,26 @@ export class CredentialGate {
     const requests = 1 + Math.floor((horizonMs - first) / this.spacingMs);
     const remaining = this.remainingToday();
     return remaining === null ? requests : Math.max(0, Math.min(requests, remaining));
+  }
+
+  /**
+   * A batch of `numbers` needed `calls` calls beyond its own (Royal Mail asks the history of each number whose
+   * summary changed, one call each). Kept as a ratio weighted towards the last few hundred numbers, since it
+   * follows how many of a credential's parcels are moving.
+   */
+  noteFollowUps(numbers: number, calls: number): void {
+    if (!(numbers > 0) || !(calls >= 0)) return;
+    const kept = 0.5 ** (numbers / FOLLOW_UP_HALF_LIFE);
+    this.followUps = this.followUps * kept + calls;
+    this.followUpNumbers = this.followUpNumbers * kept + numbers;
+  }
+
+  /**
+   * Follow-up calls per number as reported so far: 0 before any report, so that a credential's first claims are
+   * sized as if none were needed (an end-to-end poll of a few numbers is one batch) and shrink once they are.
+   */
+  followUpsPerNumber(): number {
+    return this.followUpNumbers > 0 ? this.followUps / this.followUpNumbers : 0;
   }
 
   /** Stops every call of this credential until `untilMs` (a 429's Retry-After, or the quota reset). */

@@ -146,6 +146,34 @@ describe('Royal Mail transport: requests', () => {
     expect(server.maxInFlight).toBeGreaterThan(1);
   });
 
+  it('poll capacity counts the histories its numbers have needed, not only a summary per 30 numbers', async () => {
+    // The clock is moved an hour on before each reading: the credential's next call is then due at once, and a
+    // minute holds 1 + 60,000 / 530 = 114 calls at two a second (5% and 5 ms to spare).
+    let ahead = 0;
+    const fast = fastClock();
+    const { adapter: sized } = royalmAdapter(server, () => fast() + ahead);
+    const capacity = () => {
+      ahead += 3_600_000;
+      return sized.pollCapacity(SETTINGS, 60_000).numbers;
+    };
+    // Before any poll: 30 numbers a call, as if no history were needed (a first poll of a few numbers is one batch).
+    expect(capacity()).toBe(114 * 30);
+    const first = await sized.track(requestsFor('QA900000019GB', 'QA900000036GB', 'QA900000040GB', UNKNOWN), SETTINGS, { now: new Date() });
+    expect(server.to(EVENTS_PATH)).toHaveLength(3);
+    // Three histories for four numbers: a number costs 1/30 of a summary and 3/4 of a history call.
+    expect(capacity()).toBe(Math.floor((114 * 30) / (1 + 30 * 0.75)));
+    // Asked again as stored, the same three need no history: the credential is given more numbers again.
+    const stored = first
+      .slice(0, 3)
+      .map((r) => ({ ...requestsFor(r.tracking_number)[0], known_answer: 'fingerprint' in r ? r.fingerprint : null }));
+    const again = await sized.track(stored, SETTINGS, { now: new Date() });
+    expect(again.map((r) => r.status)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(server.to(EVENTS_PATH)).toHaveLength(3);
+    const after = capacity();
+    expect(after).toBeGreaterThan(Math.floor((114 * 30) / (1 + 30 * 0.75)));
+    expect(after).toBeLessThan(114 * 30);
+  });
+
   it('counts codes its table lacks', async () => {
     const { adapter: counted, kit } = royalmAdapter(server, fastClock());
     await trackOne(counted, 'QA900000075GB', SETTINGS);
