@@ -84,6 +84,13 @@ export class DpdCarrier extends HttpCarrier {
     min_poll_interval_seconds: 3600,
   };
 
+  /**
+   * The login a poll's credential was refused (bad delisId or password), by the poll's call context: the
+   * poll's other numbers get the same error without asking again, so one refused login costs one call. The
+   * next poll tries again (the merchant may have corrected the password).
+   */
+  private readonly refusedLogins = new WeakMap<CallContext, CarrierError>();
+
   /** DPD Germany's hosts; the other companies' are in dpdeur.instances.ts. */
   protected readonly baseUrls = { production: DPD_INSTANCES.de.origins.production, sandbox: DPD_INSTANCES.de.origins.sandbox };
 
@@ -125,8 +132,14 @@ export class DpdCarrier extends HttpCarrier {
     }
     const instance = instanceOf(context.settings);
     for (let attempt = 0; ; attempt++) {
+      const refused = this.refusedLogins.get(context);
+      if (refused) return { ...refused, tracking_number: number };
       const token = await this.kit.tokens.get(context.credentialKey, () => this.login(context, instance));
-      if (typeof token !== 'string') return { ...token, tracking_number: number };
+      if (typeof token !== 'string') {
+        // A login DPD could not answer may work for the next number; a refused one will not within this poll.
+        if (!token.retryable) this.refusedLogins.set(context, token);
+        return { ...token, tracking_number: number };
+      }
       if (!context.secrets.includes(token)) context.secrets.push(token);
       const response = await this.call(context, {
         method: 'POST',

@@ -168,6 +168,24 @@ describe('DPD transport: the session token', () => {
     expect(server.to(TRACKING_PATH)).toHaveLength(0);
   });
 
+  it('a refused login is asked once per poll, not once per number; the next poll asks again', async () => {
+    const numbers = ['09980000000011', '09980000000012', '09980000000013', '09980000000014', '09980000000016'];
+    const wrong = { ...SETTINGS, password: 'not-the-password' };
+    const results = await track(numbers, wrong);
+    expect(results.map((r) => [r.tracking_number, r.status])).toEqual(numbers.map((n) => [n, 'error']));
+    for (const result of results) {
+      expect(result).toMatchObject({ retryable: false, message: expect.stringContaining('delis_id and password') });
+    }
+    expect(server.to(LOGIN_PATH)).toHaveLength(1);
+    expect(server.to(TRACKING_PATH)).toHaveLength(0);
+
+    await track(numbers, wrong);
+    expect(server.to(LOGIN_PATH)).toHaveLength(2);
+    // Corrected: the next poll logs in and tracks.
+    expect((await track(numbers)).every((r) => r.status === 'ok')).toBe(true);
+    expect(server.to(LOGIN_PATH)).toHaveLength(3);
+  });
+
   it('a login DPD cannot answer is retryable; an answer without a token is not', async () => {
     server.once(LOGIN_PATH, { status: 503, body: 'down' });
     server.once(LOGIN_PATH, { status: 503, body: 'down' });
