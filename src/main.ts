@@ -5,6 +5,7 @@ import pino from 'pino';
 import { registerAdminCommands } from './cli/admin.commands.js';
 import { registerBackupCommand } from './cli/backup.commands.js';
 import { registerImportCommands } from './cli/import.commands.js';
+import { registerSimulateCommands } from './cli/simulate.commands.js';
 import { assertSharedRateLimit, parseProcessCount, prepareOnce, superviseHttpProcesses } from './cluster.js';
 import { loadConfig } from './config.js';
 import { createContext } from './context.js';
@@ -102,6 +103,7 @@ program
 registerAdminCommands(program);
 registerImportCommands(program);
 registerBackupCommand(program);
+registerSimulateCommands(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { carrierCatalogue } from '../../carriers/catalogue.js';
+import { SimulatedHistories } from '../../domain/delivery/simulated-histories.service.js';
 import {
   Account,
   AccountCreateBody,
@@ -15,6 +16,7 @@ import {
   Credentials,
 } from '../../schemas/admin.schemas.js';
 import { adminSecurity } from '../../schemas/common.js';
+import { SimulatedHistoryBody, SimulatedHistoryCreated, SimulatedHistoryDeleted } from '../../schemas/simulation.schemas.js';
 import { requireAdmin } from '../auth.js';
 import { webhookManagementRoutes } from './webhook-management.js';
 
@@ -156,6 +158,43 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Sent empty: the typed reply of a 204 wants null, which would be serialized as a body.
       reply.code(204);
       return reply.send();
+    },
+  );
+
+  // Simulated histories (`waybill simulate history|delete`). The hooks are where delivery intelligence is told of
+  // each simulated shipment as of a tracked one (none given: the history is written without them).
+  const simulations = new SimulatedHistories(app.context.repos, app.context.clock, {});
+
+  app.post(
+    '/accounts/:account_uuid/simulated-history/',
+    {
+      schema: {
+        ...schema,
+        summary: 'Create a reproducible simulated delivery history in the account (source `simulation`, never polled)',
+        params: AccountUuidParams,
+        body: SimulatedHistoryBody,
+        response: { 201: SimulatedHistoryCreated, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const account = await accounts.require(request.params.account_uuid);
+      return reply.code(201).send(await simulations.create(account.id, request.body));
+    },
+  );
+
+  app.delete(
+    '/accounts/:account_uuid/simulated-history/',
+    {
+      schema: {
+        ...schema,
+        summary: "Delete the account's simulated shipments (source `simulation`) and nothing else",
+        params: AccountUuidParams,
+        response: { 200: SimulatedHistoryDeleted, ...errors },
+      },
+    },
+    async (request) => {
+      const account = await accounts.require(request.params.account_uuid);
+      return { deleted: await simulations.delete(account.id) };
     },
   );
 
