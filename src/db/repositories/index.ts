@@ -8,6 +8,7 @@ import { CarrierPudoCacheRepository } from './carrier-pudo-cache.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { DeliveryExceptionsRepository } from './delivery-exceptions.repository.js';
 import { DeliveryAnalyticsRepository } from './delivery-analytics.repository.js';
 import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
@@ -43,6 +44,7 @@ export class Repositories {
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
   readonly notifications: NotificationsRepository;
+  readonly deliveryExceptions: DeliveryExceptionsRepository;
   readonly deliveryAnalytics: DeliveryAnalyticsRepository;
 
   constructor(
@@ -68,6 +70,7 @@ export class Repositories {
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
     this.notifications = new NotificationsRepository(db, dialect);
+    this.deliveryExceptions = new DeliveryExceptionsRepository(db);
     this.deliveryAnalytics = new DeliveryAnalyticsRepository(db);
   }
 

@@ -1,11 +1,13 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DeliveryAnalyticsService } from '../../domain/delivery/delivery-analytics.service.js';
 import { DomainError, NotFoundError, ValidationError } from '../../domain/errors.js';
 import type { CredentialBackoff } from '../credential-backoff.js';
 import { CONSOLE_CSS, CONSOLE_CSS_VERSION } from '../pages/console/console-styles.js';
 import { renderMessagePage } from '../pages/console/message.html.js';
 import type { RateLimiter } from '../rate-limit.js';
+import { analyticsRoutes } from './analytics.routes.js';
 import {
   clearCookie,
   csrfTokenFor,
@@ -72,6 +74,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; ba
     await signedIn.register(returnRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(notificationConsoleRoutes);
+    await signedIn.register(analyticsRoutes, { analytics: new DeliveryAnalyticsService(app.context.repos) });
   });
 };
 

@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import { CONSOLE_CSS_PATH } from './console-styles.js';
 
-export type ConsoleSection = 'shipments' | 'returns' | 'webhooks' | 'notifications';
+export type ConsoleSection = 'shipments' | 'returns' | 'webhooks' | 'notifications' | 'analytics';
 
 /** What every signed-in page knows: the session's form token and the account's client id. */
 export interface ConsoleSession {
@@ -14,6 +14,7 @@ const SECTIONS: Array<[ConsoleSection, string, string]> = [
   ['returns', 'Returns', '/console/returns/'],
   ['webhooks', 'Webhooks', '/console/webhooks/'],
   ['notifications', 'Notifications', '/console/notifications/'],
+  ['analytics', 'Analytics', '/console/analytics/'],
 ];
 
 /** The hidden field every state-changing form carries. */

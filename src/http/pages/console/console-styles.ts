@@ -65,6 +65,28 @@ code{font-size:.9em;overflow-wrap:anywhere}
 textarea{width:100%;font:inherit;font-family:ui-monospace,Menlo,Consolas,monospace}
 iframe.preview{width:100%;min-height:32rem;border:1px solid #d0d5dd;border-radius:.5rem;background:#fff}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+:where(.analytics-chart){--plot-background:white;display:block;height:auto;height:intrinsic;max-width:100%}
+:where(.analytics-chart text),:where(.analytics-chart tspan){white-space:pre}
+.chart-pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(20rem,30rem);gap:1rem;align-items:start}
+@media (max-width:60rem){.chart-pair{grid-template-columns:minmax(0,1fr)}}
+figure.chart{margin:0;min-width:0}
+figure.chart figcaption{font-size:.875rem;margin-top:.25rem}
+ul.chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0 0 .5rem;padding:0;font-size:.875rem}
+ul.chart-legend li{display:inline-flex;align-items:center;gap:.35rem}
+.chart-table{max-height:26rem;overflow:auto;margin:0}
+.chart-table caption{text-align:left;font-weight:600;padding:.5rem .6rem}
+.chart-table th,.chart-table td{padding:.3rem .4rem;font-size:.875rem}
+.chart-table th[scope="row"]{white-space:nowrap}
+.chart-table .n{display:block;font-size:.8rem;color:#444c56;white-space:nowrap}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+.rate-table td{white-space:nowrap}
+.rate-table .n{display:block;font-size:.8rem;color:#444c56}
+.rate-high{background:#cfead8}
+.rate-good{background:#e8f4ec}
+.rate-fair{background:#fdf0d5}
+.rate-low{background:#f9d9d6}
+.rate-none{background:#fff}
+.rate-key{display:inline-block;padding:0 .45rem;border:1px solid #d0d5dd;border-radius:.25rem;font-size:.85rem;color:#1b1f24}
 `.trim();
 
 /** Part of the stylesheet's address, so a changed stylesheet is a new file for every cache. */
