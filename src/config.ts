@@ -31,6 +31,8 @@ export interface Config {
   /** Memory for shipments rendered as JSON (details and lists), in MiB; 0 renders every response anew. */
   renderCacheMegabytes: number;
   trackingWindowDays: number;
+  /** Whose history delivery predictions learn from: the whole instance's (default), or each account's own. */
+  predictionScope: 'instance' | 'account';
   allowPrivateWebhooks: boolean;
   /** Slow clients: the whole request, its headers, an idle socket, an idle keep-alive connection (ms). */
   requestTimeoutMs: number;
@@ -79,6 +81,13 @@ function sqliteSynchronous(env: NodeJS.ProcessEnv): SqliteSynchronous {
   if (raw === '') return 'full';
   if (raw === 'full' || raw === 'normal') return raw;
   throw new ConfigError(`WAYBILL_SQLITE_SYNCHRONOUS must be full or normal, got "${env.WAYBILL_SQLITE_SYNCHRONOUS}"`);
+}
+
+function predictionScope(env: NodeJS.ProcessEnv): 'instance' | 'account' {
+  const raw = (env.WAYBILL_PREDICTION_SCOPE ?? '').toLowerCase();
+  if (raw === '') return 'instance';
+  if (raw === 'instance' || raw === 'account') return raw;
+  throw new ConfigError(`WAYBILL_PREDICTION_SCOPE must be instance or account, got "${env.WAYBILL_PREDICTION_SCOPE}"`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -144,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     carrierConfigCacheSeconds: integer(env, 'WAYBILL_CARRIER_CONFIG_CACHE_SECONDS', 5, 0, 3600),
     renderCacheMegabytes: integer(env, 'WAYBILL_RENDER_CACHE_MB', 64, 0, 65_536),
     trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
+    predictionScope: predictionScope(env),
     allowPrivateWebhooks: flag(env, 'WAYBILL_ALLOW_PRIVATE_WEBHOOKS'),
     ...connectionLimits(env),
     maxHeaderBytes: integer(env, 'WAYBILL_MAX_HEADER_BYTES', 16_384, 1024, 1_048_576),

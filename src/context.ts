@@ -23,6 +23,9 @@ import { BookingCompletion } from './domain/bookings/booking-completion.js';
 import { BookingsService } from './domain/bookings/bookings.service.js';
 import { CarrierConfigsService } from './domain/carrier-configs.service.js';
 import { CarrierPushService } from './domain/carrier-push.service.js';
+import { DeliveryLearner } from './domain/delivery/delivery-learner.js';
+import { DeliveryPredictor } from './domain/delivery/delivery-predictor.js';
+import { TransitCells } from './domain/delivery/transit-cells.js';
 import { DocumentsService } from './domain/documents/documents.service.js';
 import { Mailer } from './domain/notifications/email/mailer.js';
 import { MessageComposer } from './domain/notifications/message-composer.js';
@@ -95,6 +98,8 @@ export interface AppContext {
   notificationSettings: NotificationSettingsService;
   notifications: NotificationsService;
   smsHooks: SmsHooksService;
+  /** Predicted delivery windows and the facts delivery analytics count (src/domain/delivery). */
+  deliveryLearner: DeliveryLearner;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -172,7 +177,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
-  const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner));
+  const transitCells = new TransitCells(() => clock.now().getTime());
+  const deliveryLearner = new DeliveryLearner(new DeliveryPredictor(transitCells), transitCells, config.predictionScope);
+  const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner), deliveryLearner);
   const manualEvents = new ManualEventsService(
     repos,
     clock,
@@ -272,6 +279,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     notificationSettings,
     notifications,
     smsHooks,
+    deliveryLearner,
     worker,
     log,
     close: async () => {

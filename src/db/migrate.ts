@@ -20,6 +20,7 @@ import * as pollClaimsWithoutGlobalIndex from './migrations/0019_poll_claims_wit
 import * as pollLeases from './migrations/0020_poll_leases.js';
 import * as carrierFallback from './migrations/0021_carrier_fallback.js';
 import * as trackingNumberKey from './migrations/0022_tracking_number_key.js';
+import * as deliveryIntelligence from './migrations/0023_delivery_intelligence.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0020_poll_leases': pollLeases,
   '0021_carrier_fallback': carrierFallback,
   '0022_tracking_number_key': trackingNumberKey,
+  '0023_delivery_intelligence': deliveryIntelligence,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -387,6 +387,74 @@ export interface NotificationSuppressionsTable {
   created_at: string;
 }
 
+/** Transit samples of a lane cell by acceptance week (0023_delivery_intelligence). */
+export interface TransitHistogramsTable {
+  scope: string;
+  level: number;
+  cell_key: string;
+  week: string;
+  transit: number;
+  shipments: number;
+}
+
+/** Per tracked shipment, the milestones delivery analytics count (0023_delivery_intelligence). */
+export interface DeliveryFactsTable {
+  shipment_row_id: number;
+  account_id: number;
+  day: string;
+  lane_key: string;
+  carrier_reference: string;
+  carrier_id: string;
+  shipping_service: string;
+  origin_country: string;
+  destination_country: string;
+  destination_prefix: string;
+  accepted_date: string | null;
+  first_attempt_date: string | null;
+  first_attempt_phase: string | null;
+  delivered: number;
+  transit: number | null;
+  promised_from: string | null;
+  promised_to: string | null;
+  exception: number;
+  returned: number;
+  sampled: number;
+  last_scan_at: string | null;
+}
+
+/** Delivery analytics counts per account, day and lane (0023_delivery_intelligence). */
+export interface DeliveryDailyTable {
+  account_id: number;
+  day: string;
+  lane_key: string;
+  carrier_reference: string;
+  carrier_id: string;
+  shipping_service: string;
+  origin_country: string;
+  destination_country: string;
+  destination_prefix: string;
+  shipments: number;
+  accepted: number;
+  first_attempts: number;
+  first_attempt_successes: number;
+  delivered: number;
+  on_time: number;
+  promised: number;
+  exceptions: number;
+  returned_to_sender: number;
+}
+
+/** Transit histogram of the first attempts counted in a `delivery_daily` row. */
+export interface DeliveryDailyTransitsTable {
+  account_id: number;
+  day: string;
+  lane_key: string;
+  transit: number;
+  /** Against the original window: 'early', 'on_time', 'late', or 'none' (no window). */
+  timing: string;
+  shipments: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -414,4 +482,8 @@ export interface Database {
   notification_templates: NotificationTemplatesTable;
   notifications: NotificationsTable;
   notification_suppressions: NotificationSuppressionsTable;
+  transit_histograms: TransitHistogramsTable;
+  delivery_facts: DeliveryFactsTable;
+  delivery_daily: DeliveryDailyTable;
+  delivery_daily_transits: DeliveryDailyTransitsTable;
 }

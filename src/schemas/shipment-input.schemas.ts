@@ -140,6 +140,7 @@ const v52ReadOnly = {
   collection_point: ReadOnly(),
   rating: ReadOnly(),
   pod_url: ReadOnly(),
+  delivery_prediction: ReadOnly(),
 };
 
 const optional = <T extends TProperties>(props: T) =>

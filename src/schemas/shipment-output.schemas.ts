@@ -3,7 +3,7 @@ import { AddressOutput } from './address.schemas.js';
 import { CarrierRecord, Nullable } from './common.js';
 import { LineItemOutput } from './line-item.schemas.js';
 
-const S = () => Type.String();
+const S = (options: { description?: string } = {}) => Type.String(options);
 const NS = () => Nullable(Type.String());
 const NN = () => Nullable(Type.Number());
 const Obj = () => Type.Record(Type.String(), Type.Unknown());
@@ -161,6 +161,29 @@ export const ReturnsInfo = Type.Object({
   shipment_pk: Nullable(Type.Integer()),
 });
 
+const DateText = () => Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+/** Waybill's predicted first-attempt window (docs/delivery-intelligence.md). */
+export const DeliveryPrediction = Type.Object(
+  {
+    source: Type.Literal('waybill'),
+    from: DateText(),
+    to: DateText(),
+    likely: DateText(),
+    confidence: Type.Union([Type.Literal('high'), Type.Literal('medium'), Type.Literal('low')], {
+      description: "high: the lane's own history; medium: a coarser cell's; low: the carrier's published promise",
+    }),
+    issued_at: S(),
+    basis: Type.Object({
+      level: S({ description: 'lane, lane_region, destination_region, country_pair, service, carrier_default or out_for_delivery' }),
+      shipments: Type.Integer({ description: 'Shipments in the history cell the window is based on' }),
+    }),
+    original: Type.Object({ from: DateText(), to: DateText() }, { description: 'The first window issued, at acceptance' }),
+    carrier: Nullable(Type.Object({ from: NS(), to: NS() }, { description: "The carrier's own expected delivery, when it gave one" })),
+  },
+  { description: 'Predicted delivery window; null before the carrier accepted the parcel' },
+);
+
 export const ShipmentV52 = Type.Object(
   {
     ...shipmentV5Fields,
@@ -172,6 +195,7 @@ export const ShipmentV52 = Type.Object(
     rating: Nullable(Type.Object({ id: S(), value: NN(), categories: Type.Array(S()), comment: NS() })),
     parcel_recipient_information: NS(),
     pod_url: NS(),
+    delivery_prediction: Nullable(DeliveryPrediction),
   },
   { description: 'Shipment, v5.2 shape' },
 );

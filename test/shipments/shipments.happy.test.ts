@@ -110,6 +110,7 @@ describe('shipments: what works', () => {
       .sort();
     expect(added).toEqual([
       'collection_point',
+      'delivery_prediction',
       'line_items',
       'parcel_recipient_information',
       'pod_url',

@@ -8,8 +8,9 @@ import { CarrierPudoCacheRepository } from './carrier-pudo-cache.repository.js';
 import { CarrierPushRepository } from './carrier-push.repository.js';
 import { ConsoleSessionsRepository } from './console-sessions.repository.js';
 import { CredentialsRepository } from './credentials.repository.js';
-import { DeliveryExceptionsRepository } from './delivery-exceptions.repository.js';
 import { DeliveryAnalyticsRepository } from './delivery-analytics.repository.js';
+import { DeliveryExceptionsRepository } from './delivery-exceptions.repository.js';
+import { DeliveryFactsRepository } from './delivery-facts.repository.js';
 import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -21,6 +22,7 @@ import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
+import { TransitHistogramsRepository } from './transit-histograms.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** Every repository bound to one executor: the database, or one transaction. */
@@ -44,8 +46,10 @@ export class Repositories {
   readonly webhooks: WebhooksRepository;
   readonly carrierPush: CarrierPushRepository;
   readonly notifications: NotificationsRepository;
-  readonly deliveryExceptions: DeliveryExceptionsRepository;
   readonly deliveryAnalytics: DeliveryAnalyticsRepository;
+  readonly deliveryExceptions: DeliveryExceptionsRepository;
+  readonly transitHistograms: TransitHistogramsRepository;
+  readonly deliveryFacts: DeliveryFactsRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -70,8 +74,10 @@ export class Repositories {
     this.webhooks = new WebhooksRepository(db);
     this.carrierPush = new CarrierPushRepository(db);
     this.notifications = new NotificationsRepository(db, dialect);
-    this.deliveryExceptions = new DeliveryExceptionsRepository(db);
     this.deliveryAnalytics = new DeliveryAnalyticsRepository(db);
+    this.deliveryExceptions = new DeliveryExceptionsRepository(db);
+    this.transitHistograms = new TransitHistogramsRepository(db);
+    this.deliveryFacts = new DeliveryFactsRepository(db);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

@@ -6,6 +6,7 @@ import type { NotificationRow } from '../../db/repositories/notifications.reposi
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { isLanguage, type Language, LOCALES } from '../../i18n/languages.js';
 import { formatMessage } from '../../i18n/messages.js';
+import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
 import { shownCarrier } from '../shipments/carrier-of-record.js';
 import { renderEmailHtml } from './email/email-layout.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
@@ -24,6 +25,9 @@ export interface MessageVariables {
     order_number: string | null;
     status: string;
     expected_delivery: string | null;
+    /** Waybill's predicted window and its likely day (docs/delivery-intelligence.md), in the consumer's language. */
+    predicted_delivery: string | null;
+    predicted_delivery_likely: string | null;
   };
   recipient: { name: string | null };
   pickup: { name: string | null; address: string | null; opening_hours: string[] };
@@ -62,6 +66,7 @@ export class MessageComposer {
 
   async variables(repos: Repositories, shipment: ShipmentRow, trigger: Trigger, language: Language, notificationUuid: string) {
     const body = JSON.parse(shipment.body) as Record<string, unknown>;
+    const prediction = body.delivery_prediction as { from: string; to: string; likely: string } | undefined;
     const merchant = await this.merchantNames.get(
       `${shipment.account_id}:`,
       async () => (await repos.accounts.findById(shipment.account_id))?.name ?? '',
@@ -81,7 +86,9 @@ export class MessageComposer {
         shipment_id: shipment.shipment_id,
         order_number: order?.order_id ?? null,
         status: shipment.status,
-        expected_delivery: expectedText(body.expected_delivery, language),
+        expected_delivery: expectedText(shownExpectedDelivery(body, shipment.phase_key), language),
+        predicted_delivery: expectedText(prediction, language),
+        predicted_delivery_likely: prediction?.likely ? expectedText({ from: prediction.likely }, language) : null,
       },
       recipient: { name: name || null },
       pickup:

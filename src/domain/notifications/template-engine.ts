@@ -9,7 +9,17 @@ import { Liquid, type Template } from 'liquidjs';
 /** Every variable a template may use: an object's known keys, or null for a plain value. */
 export const TEMPLATE_VARIABLES: Readonly<Record<string, readonly string[] | null>> = {
   merchant: ['name'],
-  shipment: ['tracking_number', 'carrier', 'tracking_url', 'shipment_id', 'order_number', 'status', 'expected_delivery'],
+  shipment: [
+    'tracking_number',
+    'carrier',
+    'tracking_url',
+    'shipment_id',
+    'order_number',
+    'status',
+    'expected_delivery',
+    'predicted_delivery',
+    'predicted_delivery_likely',
+  ],
   recipient: ['name'],
   pickup: ['name', 'address', 'opening_hours'],
   return: ['return_id', 'reject_reason'],

@@ -4,6 +4,7 @@ import type { ShipmentRow, ShownEventRow } from '../../db/repositories/shipments
 import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
 import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
 import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
+import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
 import { shownCarrier } from './carrier-of-record.js';
 
 export type ShapeVersion = 'v5' | 'v5.2';
@@ -150,7 +151,7 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
       carrier_reference: linked.carrier_reference,
       carrier: lookups.carrier(linked.carrier_id ?? null),
     })),
-    expected_delivery: { from: body.expected_delivery?.from ?? null, to: body.expected_delivery?.to ?? null },
+    expected_delivery: shownExpectedDelivery(body, row.phase_key) ?? { from: null, to: null },
     payment_type: body.payment_type ?? null,
     item_count: body.item_count ?? null,
     packaging_type: body.packaging_type ?? null,
@@ -171,6 +172,7 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
       collection_point: aggregate.collectionPoint,
       rating: null,
       parcel_recipient_information: body.parcel_recipient_information ?? null,
+      delivery_prediction: body.delivery_prediction ?? null,
     });
   }
   return out;

@@ -11,6 +11,7 @@ import type { ShipmentsTable } from '../../db/schema.js';
 import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
+import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
 import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { forgetCarrierOfRecord } from './carrier-of-record.js';
@@ -290,9 +291,14 @@ export class ShipmentsService {
       const tracked = Boolean(trackingNumber && carrierReference);
       const currentBody = JSON.parse(current.body);
       const body = pickBody(normalized, currentBody);
+      // Without a window of the merchant's, the details show the carrier's or the predicted one: sent back, it stays theirs.
+      if (currentBody.expected_delivery == null && echoesShownWindow(input.expected_delivery, currentBody, current.phase_key))
+        delete body.expected_delivery;
       if (trackingChanged) {
-        // An aggregator's courier and its tracking belong to the number they were found for.
+        // An aggregator's courier and its tracking belong to the number they were found for, as do the windows.
         forgetCarrierOfRecord(body);
+        delete body.carrier_expected_delivery;
+        delete body.delivery_prediction;
         if (current.next_poll_at !== null) await this.stops.queue(repos, current, this.clock.now().toISOString());
       }
       // Detection's note follows the tracking decided now, or stays as it was when the request left tracking alone.
@@ -506,6 +512,13 @@ function hasOrderFields(input: ShipmentWrite): boolean {
 }
 
 /** The stored body with the input's fields applied: a value replaces, null clears. */
+/** Whether an update's `expected_delivery` is the window the details showed (the carrier's or the predicted one). */
+function echoesShownWindow(sent: ShipmentWrite['expected_delivery'], current: Record<string, unknown>, phaseKey: string | null): boolean {
+  if (!sent) return false;
+  const shown = shownExpectedDelivery(current, phaseKey);
+  return shown !== null && (sent.from ?? null) === shown.from && (sent.to ?? null) === shown.to;
+}
+
 function pickBody(input: ShipmentWrite, current: Record<string, unknown>): Record<string, unknown> {
   const body = { ...current };
   for (const field of BODY_FIELDS) {

@@ -8,13 +8,20 @@ export interface ShipmentChangeListener {
   shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void>;
 }
 
+/** Delivery intelligence: brings a shipment's predicted window and delivery facts up to date (src/domain/delivery). */
+export interface DeliveryFollowingTracking {
+  /** Returns the row as written (its body changes with the prediction). */
+  observe(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ShipmentRow>;
+}
+
 /** The part of the returns service that follows the tracking of return shipments. */
 export interface ReturnsFollowingTracking {
   followTracking(repos: Repositories, shipment: ShipmentRow, now: string): Promise<unknown>;
 }
 
 /**
- * What follows a tracking change (carrier polls, pushed updates, manual events): a return shipment's ticket
+ * What follows a tracking change (carrier polls, pushed updates, manual events): the predicted delivery window
+ * and delivery analytics are brought up to date, a return shipment's ticket
  * moves with its status or phase, the change is announced as shipment.updated, arriving at delivered is
  * announced on its own as shipment.delivered, and the consumer is notified of a new phase.
  */
@@ -24,9 +31,12 @@ export class TrackingFollowers implements ShipmentChangeListener {
     private readonly events: EventSink,
     /** Consumer notifications: told last, in the same transaction. */
     private readonly notifications: ShipmentChangeListener | null = null,
+    /** Told first: a changed prediction is part of the update the others announce. */
+    private readonly delivery: DeliveryFollowingTracking | null = null,
   ) {}
 
   async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
+    if (this.delivery) after = await this.delivery.observe(repos, after, now);
     if (after.status !== before.status || after.phase_key !== before.phase_key) await this.returns.followTracking(repos, after, now);
     await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
     if (after.status === SHIPMENT_STATUS.delivered && before.status !== SHIPMENT_STATUS.delivered) {

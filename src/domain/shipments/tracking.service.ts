@@ -233,8 +233,9 @@ export class TrackingService {
       }
       if (expected) {
         const window = { from: expected.from, to: expected.to };
-        if (JSON.stringify(body.expected_delivery) !== JSON.stringify(window)) {
-          body.expected_delivery = window;
+        // Kept apart from the merchant's own window, which it never overwrites (src/domain/delivery/expected-delivery.ts).
+        if (JSON.stringify(body.carrier_expected_delivery) !== JSON.stringify(window)) {
+          body.carrier_expected_delivery = window;
           bodyChanged = true;
           change({ updated_at: nowText, last_tracking_update_at: nowText });
         }

@@ -2,6 +2,7 @@ import { isPhaseKey, type PhaseKey } from '../../carriers/phases.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { TrackingEventRow } from '../../db/repositories/tracking-events.repository.js';
 import type { Language } from '../../i18n/languages.js';
+import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
 import { type ShownTime, showEventTime, showWindowEnd } from './local-time.js';
 import type { TrackingPageMessages } from './tracking-page.messages.js';
 
@@ -105,7 +106,8 @@ function progressSteps(phaseKey: PhaseKey | null, events: TrackingEventRow[], me
 
 function expectedDelivery(shipment: ShipmentRow, messages: TrackingPageMessages): TrackingPageView['expectedDelivery'] {
   if (shipment.phase_key === 'delivered' || shipment.phase_key === 'return_to_sender') return null;
-  const window = (JSON.parse(shipment.body) as { expected_delivery?: { from?: string | null; to?: string | null } }).expected_delivery;
+  // The merchant's window, else the carrier's, else the predicted one.
+  const window = shownExpectedDelivery(JSON.parse(shipment.body), shipment.phase_key);
   const from = window?.from ? showWindowEnd(window.from, messages.locale) : null;
   const to = window?.to ? showWindowEnd(window.to, messages.locale) : null;
   if (!from && !to) return null;

@@ -163,7 +163,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Simulated histories (`waybill simulate history|delete`). The hooks are where delivery intelligence is told of
   // each simulated shipment as of a tracked one (none given: the history is written without them).
-  const simulations = new SimulatedHistories(app.context.repos, app.context.clock, {});
+  // Simulated shipments teach predictions and fill analytics as tracked ones do, and are taken out again on delete.
+  const learner = app.context.deliveryLearner;
+  const simulations = new SimulatedHistories(app.context.repos, app.context.clock, {
+    onShipment: async (repos, shipment, now) => {
+      await learner.observe(repos, shipment, now);
+    },
+    beforeDelete: (repos, shipment) => learner.forget(repos, shipment),
+  });
 
   app.post(
     '/accounts/:account_uuid/simulated-history/',

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+
+/** One change to a cell's count of shipments with a transit, in an acceptance week. */
+export interface TransitSample {
+  level: number;
+  cell_key: string;
+  week: string;
+  transit: number;
+  /** +1 to count a first attempt, −1 to take one back (a parcel later returned or lost). */
+  delta: number;
+}
+
+export interface TransitCount {
+  cell_key: string;
+  week: string;
+  transit: number;
+  shipments: number;
+}
+
+/** Transit histograms per lane cell and acceptance week: what delivery predictions learn from. */
+export class TransitHistogramsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Adds the samples in one statement (the same upsert on SQLite and PostgreSQL). */
+  async add(scope: string, samples: readonly TransitSample[]): Promise<void> {
+    if (samples.length === 0) return;
+    await this.db
+      .insertInto('transit_histograms')
+      .values(samples.map((s) => ({ scope, level: s.level, cell_key: s.cell_key, week: s.week, transit: s.transit, shipments: s.delta })))
+      .onConflict((oc) =>
+        oc
+          .columns(['scope', 'cell_key', 'week', 'transit'])
+          .doUpdateSet((eb) => ({ shipments: eb('transit_histograms.shipments', '+', eb.ref('excluded.shipments')) })),
+      )
+      .execute();
+  }
+
+  /** The counts of these cells from acceptance week `sinceWeek` on. */
+  counts(scope: string, cellKeys: readonly string[], sinceWeek: string): Promise<TransitCount[]> {
+    if (cellKeys.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('transit_histograms')
+      .select(['cell_key', 'week', 'transit', 'shipments'])
+      .where('scope', '=', scope)
+      .where('cell_key', 'in', cellKeys)
+      .where('week', '>=', sinceWeek)
+      .where('shipments', '>', 0)
+      .execute();
+  }
+}
