@@ -12,6 +12,7 @@ import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
 import { mixed } from './scenarios/mixed.js';
 import { notificationDelivery } from './scenarios/notifications.js';
+import { predictions } from './scenarios/predictions.js';
 import { pudoSearch } from './scenarios/pudo.js';
 import { shipmentCreate } from './scenarios/shipment-create.js';
 import { shipmentDetails } from './scenarios/shipment-details.js';
@@ -33,6 +34,7 @@ const scenarios: Scenario[] = [
   shipmentImport,
   labels,
   pudoSearch,
+  predictions,
   token,
   mixed,
   growth,
