@@ -58,7 +58,10 @@ class MemoryCounts implements TransitCountSource {
 
   add(cellKey: string, week: string, transit: number): void {
     let cell = this.cells.get(cellKey);
-    if (!cell) this.cells.set(cellKey, (cell = new Map()));
+    if (!cell) {
+      cell = new Map();
+      this.cells.set(cellKey, cell);
+    }
     const key = `${week}|${transit}`;
     cell.set(key, (cell.get(key) ?? 0) + 1);
   }
@@ -157,7 +160,10 @@ export async function walkForward(history: readonly SimulatedShipment[], firstWe
       cpu += used.user + used.system;
       predictions++;
       let score = byCarrier.get(c.lane.carrierId);
-      if (!score) byCarrier.set(c.lane.carrierId, (score = emptyScore()));
+      if (!score) {
+        score = emptyScore();
+        byCarrier.set(c.lane.carrierId, score);
+      }
       for (const s of [overall, score]) record(s, c, window);
     }
   }
