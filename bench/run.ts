@@ -7,6 +7,7 @@ import { type LoadSettings, repoRoot, type Scenario, type ScenarioResult } from 
 import { carrierConfigs } from './scenarios/carrier-configs.js';
 import { carrierPolling } from './scenarios/carrier-polling.js';
 import { carrierPollingAll } from './scenarios/carrier-polling-all.js';
+import { deliveryAnalytics } from './scenarios/delivery-analytics.js';
 import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
@@ -34,6 +35,7 @@ const scenarios: Scenario[] = [
   shipmentImport,
   labels,
   pudoSearch,
+  deliveryAnalytics,
   predictions,
   token,
   mixed,
