@@ -758,6 +758,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{account_uuid}/simulated-history/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a reproducible simulated delivery history in the account (source `simulation`, never polled) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description the last day of the history (default: today, UTC)
+                         */
+                        end?: string;
+                        /** @description the same seed (with the same shipments, weeks and end) gives the same history */
+                        seed: string | number;
+                        /** @description how many shipments to create */
+                        shipments: number;
+                        /** @description over how many weeks, ending on `end`, their labels were created */
+                        weeks: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: number;
+                            /** @description first day of the history */
+                            from: string;
+                            seed: string;
+                            shipments: number;
+                            /** @description the `source` every simulated shipment has */
+                            source: string;
+                            /** @description last day of the history */
+                            to: string;
+                            weeks: number;
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+            };
+        };
+        /** Delete the account's simulated shipments (source `simulation`) and nothing else */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    account_uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description simulated shipments deleted */
+                            deleted: number;
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{account_uuid}/webhooks/": {
         parameters: {
             query?: never;
@@ -1703,6 +1840,51 @@ export interface paths {
                                     key: string | null;
                                     name: string | null;
                                 };
+                                delivery_prediction: {
+                                    basis: {
+                                        /** @description lane, lane_region, destination_region, country_pair, service, carrier_default or out_for_delivery */
+                                        level: string;
+                                        /** @description Shipments in the history cell the window is based on */
+                                        shipments: number;
+                                    };
+                                    carrier: {
+                                        from: string | null;
+                                        to: string | null;
+                                    } | null;
+                                    /** @description high: the lane's own history; medium: a coarser cell's; low: the carrier's published promise */
+                                    confidence: "high" | "medium" | "low";
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    from: string;
+                                    issued_at: string;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    likely: string;
+                                    /** @description The first window issued, at acceptance */
+                                    original: {
+                                        /**
+                                         * Format: date
+                                         * @description YYYY-MM-DD
+                                         */
+                                        from: string;
+                                        /**
+                                         * Format: date
+                                         * @description YYYY-MM-DD
+                                         */
+                                        to: string;
+                                    };
+                                    /** @enum {string} */
+                                    source: "waybill";
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    to: string;
+                                } | null;
                                 description_of_goods: string | null;
                                 dimensions: {
                                     height: number | null;
@@ -2094,6 +2276,8 @@ export interface paths {
                         readonly created_date?: unknown;
                         /** @description Read-only: accepted and ignored */
                         readonly current_phase?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly delivery_prediction?: unknown;
                         description_of_goods?: string | null;
                         dimensions?: {
                             height: number | null;
@@ -2465,6 +2649,51 @@ export interface paths {
                                     key: string | null;
                                     name: string | null;
                                 };
+                                delivery_prediction: {
+                                    basis: {
+                                        /** @description lane, lane_region, destination_region, country_pair, service, carrier_default or out_for_delivery */
+                                        level: string;
+                                        /** @description Shipments in the history cell the window is based on */
+                                        shipments: number;
+                                    };
+                                    carrier: {
+                                        from: string | null;
+                                        to: string | null;
+                                    } | null;
+                                    /** @description high: the lane's own history; medium: a coarser cell's; low: the carrier's published promise */
+                                    confidence: "high" | "medium" | "low";
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    from: string;
+                                    issued_at: string;
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    likely: string;
+                                    /** @description The first window issued, at acceptance */
+                                    original: {
+                                        /**
+                                         * Format: date
+                                         * @description YYYY-MM-DD
+                                         */
+                                        from: string;
+                                        /**
+                                         * Format: date
+                                         * @description YYYY-MM-DD
+                                         */
+                                        to: string;
+                                    };
+                                    /** @enum {string} */
+                                    source: "waybill";
+                                    /**
+                                     * Format: date
+                                     * @description YYYY-MM-DD
+                                     */
+                                    to: string;
+                                } | null;
                                 description_of_goods: string | null;
                                 dimensions: {
                                     height: number | null;
