@@ -8,6 +8,7 @@ import { carrierConfigs } from './scenarios/carrier-configs.js';
 import { carrierPolling } from './scenarios/carrier-polling.js';
 import { carrierPollingAll } from './scenarios/carrier-polling-all.js';
 import { deliveryAnalytics } from './scenarios/delivery-analytics.js';
+import { deliveryLearning } from './scenarios/delivery-learning.js';
 import { growth } from './scenarios/growth.js';
 import { shipmentImport } from './scenarios/import.js';
 import { labels } from './scenarios/labels.js';
@@ -36,6 +37,7 @@ const scenarios: Scenario[] = [
   labels,
   pudoSearch,
   deliveryAnalytics,
+  deliveryLearning,
   predictions,
   token,
   mixed,
