@@ -55,7 +55,6 @@ export class DeliveryLearner {
     if (!milestones) return shipment;
     const body: Json = JSON.parse(shipment.body);
     const lane = laneOf(shipment.carrier_id, body);
-    const calendar = calendarFor(lane.carrierId, lane.service || null, lane.destinationCountry || null);
     const scope = this.scopeOf(shipment.account_id);
     const today = now.slice(0, 10);
 
@@ -95,7 +94,13 @@ export class DeliveryLearner {
     // The facts analytics count, and the transit sample predictions learn from.
     const old = await repos.deliveryFacts.get(shipment.id);
     const transit =
-      accepted !== null && milestones.firstAttempt !== null ? workingDaysAfter(accepted, milestones.firstAttempt.date, calendar) : null;
+      accepted !== null && milestones.firstAttempt !== null
+        ? workingDaysAfter(
+            accepted,
+            milestones.firstAttempt.date,
+            calendarFor(lane.carrierId, lane.service || null, lane.destinationCountry || null),
+          )
+        : null;
     const sampled = transit !== null && !milestones.excluded;
     const fact: DeliveryFactRow = {
       shipment_row_id: shipment.id,
@@ -127,10 +132,7 @@ export class DeliveryLearner {
         samples.push(...samplesOf(lane, old.accepted_date, old.transit, -1));
       if (sampled && accepted !== null && transit !== null) samples.push(...samplesOf(lane, accepted, transit, 1));
       await repos.transitHistograms.add(scope, samples);
-      this.cells.forget(
-        scope,
-        samples.map((s) => s.cell_key),
-      );
+      this.cells.record(scope, samples);
     }
     await repos.deliveryFacts.put(fact);
     const { rows, transits } = dailyDeltas(old ?? null, fact);
@@ -149,10 +151,7 @@ export class DeliveryLearner {
       const scope = this.scopeOf(shipment.account_id);
       const samples = samplesOf(lane, old.accepted_date, old.transit, -1);
       await repos.transitHistograms.add(scope, samples);
-      this.cells.forget(
-        scope,
-        samples.map((s) => s.cell_key),
-      );
+      this.cells.record(scope, samples);
     }
     const { rows, transits } = dailyDeltas(old, null);
     await repos.deliveryFacts.applyDaily(rows, transits);

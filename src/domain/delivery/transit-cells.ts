@@ -1,4 +1,4 @@
-import type { TransitCount } from '../../db/repositories/transit-histograms.repository.js';
+import type { TransitCount, TransitSample } from '../../db/repositories/transit-histograms.repository.js';
 import { addSamples, type CellHistogram, emptyHistogram } from './transit-model.js';
 import { addCalendarDays } from './working-calendar.js';
 
@@ -91,6 +91,29 @@ export class TransitCells {
       this.cache.set(`${scope}\u0000${key}`, { histogram, week, expiresAt: now + this.options.ttlMs });
     }
     return out;
+  }
+
+  /**
+   * Counts samples written here into the cached cells they belong to, with the weight a reload would give them,
+   * so that this process sees them at once without reading the cells again: a bulk write (a simulated history,
+   * a poll of many first attempts) predicts between its samples, and forgetting the cells made each of those
+   * predictions read five cells. A cell not cached, or expired, is left to be read.
+   */
+  record(scope: string, samples: readonly TransitSample[]): void {
+    const now = this.nowMs();
+    for (const sample of samples) {
+      const id = `${scope}\u0000${sample.cell_key}`;
+      const hit = this.cache.get(id);
+      if (!hit) continue;
+      if (hit.expiresAt <= now) {
+        this.cache.delete(id);
+        continue;
+      }
+      // As weightedHistograms and the read's window would count it.
+      if (sample.week < addCalendarDays(hit.week, -7 * this.options.recency.windowWeeks)) continue;
+      const age = Math.max(0, weeksBetween(sample.week, hit.week));
+      addSamples(hit.histogram, sample.transit, sample.delta, 0.5 ** (age / this.options.recency.halfLifeWeeks));
+    }
   }
 
   /** Forgets cells whose counts changed here, so that this process sees the change at once. */
