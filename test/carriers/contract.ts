@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookingCapable, BookRequest } from '../../src/carriers/booking.js';
@@ -28,6 +30,14 @@ export interface CarrierContract {
    * never throw, whatever the JSON.
    */
   mapAnyJson(body: unknown): unknown;
+  /**
+   * For a mapper that reads nothing unless the body holds its root (InPost's `tracking_details`, DPD's SOAP
+   * envelope): where that root is, what it holds, and bodies the carrier answered (the fixtures, parsed as the adapter parses
+   * them). Arbitrary JSON is then also given under that root, built from the answers' own keys and values, so
+   * the property reaches the mapping behind the guard, and the answers themselves with parts of them replaced by
+   * arbitrary JSON; `pastRoot` says of a mapped result whether it got past the guard.
+   */
+  root?: { path: string[]; holds: 'list' | 'object'; samples: unknown[]; pastRoot(mapped: unknown): boolean };
 }
 
 /**
@@ -68,6 +78,104 @@ export function carrierContract(contract: CarrierContract): void {
         { numRuns: 300 },
       );
     });
+
+    const root = contract.root;
+    if (root) {
+      it(`the mapper never throws on arbitrary JSON under its root (${root.path.join('.')})`, () => {
+        let past = 0;
+        fc.assert(
+          fc.property(fc.oneof(underRoot(root.path, root.holds, root.samples), mutatedSamples(root.samples)), (value) => {
+            if (root.pastRoot(contract.mapAnyJson(value))) past++;
+          }),
+          { numRuns: 300 },
+        );
+        // Most bodies must reach the mapping, or the property tests the guard again.
+        expect(past, 'bodies that got past the root guard').toBeGreaterThan(150);
+      });
+    }
+  });
+}
+
+/** The names of a carrier's fixtures (test/carriers/fixtures/<carrier id>/*.<extension>), without the extension. */
+export function fixtureNames(carrierId: string, extension: 'json' | 'xml'): string[] {
+  const files = fs.readdirSync(path.join(import.meta.dirname, 'fixtures', carrierId));
+  return files.filter((file) => file.endsWith(`.${extension}`)).map((file) => file.slice(0, -extension.length - 1));
+}
+
+/**
+ * Arbitrary JSON in the carrier's vocabulary: objects whose keys are mostly the answers' own, values that are
+ * arbitrary or the answers' own texts (codes, times), at most five levels deep; any value, a list or an object.
+ */
+export function carrierJson(samples: unknown[]): {
+  value: fc.Arbitrary<unknown>;
+  list: fc.Arbitrary<unknown[]>;
+  object: fc.Arbitrary<object>;
+} {
+  const keys = new Set<string>();
+  const texts = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') texts.add(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        keys.add(key);
+        collect(inner);
+      }
+    }
+  };
+  samples.forEach(collect);
+  const key = keys.size > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...keys) }, fc.string()) : fc.string();
+  const ownText = texts.size > 0 ? [fc.constantFrom(...texts), fc.constantFrom(...texts)] : [];
+  const scalar = fc.oneof(
+    ...ownText,
+    fc.string(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  return fc.letrec((tie) => ({
+    value: fc.oneof({ maxDepth: 5, depthIdentifier: 'carrier-json' }, scalar, tie('list'), tie('object')),
+    list: fc.array(tie('value'), { maxLength: 4, depthIdentifier: 'carrier-json' }),
+    object: fc.dictionary(key, tie('value'), { maxKeys: 6, depthIdentifier: 'carrier-json' }),
+  })) as { value: fc.Arbitrary<unknown>; list: fc.Arbitrary<unknown[]>; object: fc.Arbitrary<object> };
+}
+
+/**
+ * Objects holding arbitrary carrier JSON at `path` (mostly of the kind the root `holds`, at times any value),
+ * with arbitrary keys of the carrier's beside each level.
+ */
+export function underRoot(path: string[], holds: 'list' | 'object', samples: unknown[]): fc.Arbitrary<unknown> {
+  const json = carrierJson(samples);
+  const inner = fc.oneof({ weight: 4, arbitrary: json[holds] as fc.Arbitrary<unknown> }, json.value);
+  return fc.tuple(fc.array(json.object, { minLength: path.length, maxLength: path.length }), inner).map(([siblings, value]) => {
+    let body = value;
+    for (let level = path.length - 1; level >= 0; level--) body = { ...siblings[level], [path[level]]: body };
+    return body;
+  });
+}
+
+/** The carrier's own answers with up to three of their parts (any value, list or object in them) replaced by arbitrary carrier JSON. */
+export function mutatedSamples(samples: unknown[]): fc.Arbitrary<unknown> {
+  const json = carrierJson(samples);
+  const mutation = fc.tuple(fc.nat(), json.value);
+  return fc.tuple(fc.constantFrom(...samples), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([sample, mutations]) => {
+    let body = structuredClone(sample);
+    for (const [at, value] of mutations) {
+      const parts: Array<{ holder: Record<string, unknown> | unknown[] | null; key: string | number }> = [];
+      const walk = (holder: Record<string, unknown> | unknown[] | null, key: string | number, node: unknown): void => {
+        parts.push({ holder, key });
+        if (node !== null && typeof node === 'object') {
+          for (const [inner, child] of Object.entries(node))
+            walk(node as Record<string, unknown>, Array.isArray(node) ? Number(inner) : inner, child);
+        }
+      };
+      walk(null, '', body);
+      const { holder, key } = parts[at % parts.length];
+      if (holder === null) body = value;
+      else (holder as Record<string | number, unknown>)[key] = value;
+    }
+    return body;
   });
 }
 

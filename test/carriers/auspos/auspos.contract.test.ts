@@ -1,5 +1,5 @@
 import { mapTrackBody, requestErrors } from '../../../src/carriers/auspos/auspos.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { type ContractFixture, carrierContract, fixtureNames } from '../contract.js';
 import type { Route } from '../support/carrier-server.js';
 import { auspostFixture, fixtureRoute, reply, SETTINGS, startAusPost, TRACK_PATH } from './auspos.fixtures.js';
 
@@ -55,4 +55,10 @@ carrierContract({
     mapTrackBody(body, ['WBX9000001010020', 'WBX9000005']),
     requestErrors(body),
   ],
+  root: {
+    path: ['tracking_results'],
+    holds: 'list',
+    samples: fixtureNames('auspos', 'json').map((name) => auspostFixture(name).body),
+    pastRoot: (mapped) => Array.isArray((mapped as unknown[])[0]),
+  },
 });

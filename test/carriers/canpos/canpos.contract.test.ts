@@ -1,6 +1,8 @@
 import { mapDetailBody } from '../../../src/carriers/canpos/canpos.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import type { TrackResult } from '../../../src/carriers/carrier.js';
+import { type ContractFixture, carrierContract, fixtureNames } from '../contract.js';
 import { canposAdapter, canposServer, PASSWORD, PINS, SETTINGS, UNKNOWN_PIN, USERNAME } from './canpos-server.js';
+import { canposFixture } from './fixtures.js';
 
 /** Every fixture asked on its own, plus one that asks them all at once with a PIN Canada Post does not know. */
 function fixture(numbers: string[]): ContractFixture {
@@ -24,4 +26,10 @@ carrierContract({
   carrierId: 'canpos',
   fixtures,
   mapAnyJson: (body) => mapDetailBody('7023000000000017', body),
+  root: {
+    path: ['tracking-detail'],
+    holds: 'object',
+    samples: fixtureNames('canpos', 'xml').map(canposFixture),
+    pastRoot: (mapped) => (mapped as TrackResult).status === 'ok',
+  },
 });

@@ -1,6 +1,8 @@
+import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { mapTrackingAnswer } from '../../../src/carriers/dpdeur/dpdeur.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { type ContractFixture, carrierContract, fixtureNames } from '../contract.js';
 import { dpdAdapter, dpdServer, PARCELS, PASSWORD, REFUSED, SETTINGS, UNKNOWN } from './dpdeur-server.js';
+import { dpdFixture } from './fixtures.js';
 
 /** Every fixture asked on its own, plus polls of several numbers with one DPD refuses and one it does not know. */
 function fixture(numbers: string[], settings: Record<string, unknown> = SETTINGS): ContractFixture {
@@ -28,4 +30,10 @@ carrierContract({
   carrierId: 'dpdeur',
   fixtures,
   mapAnyJson: (body) => mapTrackingAnswer('09980000000011', body),
+  root: {
+    path: ['Envelope', 'Body', 'getTrackingDataResponse', 'trackingresult'],
+    holds: 'object',
+    samples: fixtureNames('dpdeur', 'xml').map(dpdFixture),
+    pastRoot: (mapped) => (mapped as TrackResult).status !== 'error',
+  },
 });

@@ -1,5 +1,7 @@
+import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { mapTrackingBody } from '../../../src/carriers/inpost/inpost.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { type ContractFixture, carrierContract, fixtureNames } from '../contract.js';
+import { inpostFixture } from './fixtures.js';
 import { API_TOKEN, inpostAdapter, inpostServer, NUMBERS, TOKEN_SETTINGS, UNKNOWN } from './inpost-server.js';
 
 /** Every fixture asked on its own (with a ShipX token configured), plus all at once with a number InPost does not know. */
@@ -24,4 +26,10 @@ carrierContract({
   carrierId: 'inpost',
   fixtures,
   mapAnyJson: (body) => mapTrackingBody('620000000000000000000001', body),
+  root: {
+    path: ['tracking_details'],
+    holds: 'list',
+    samples: fixtureNames('inpost', 'json').map(inpostFixture),
+    pastRoot: (mapped) => (mapped as TrackResult).status === 'ok',
+  },
 });
