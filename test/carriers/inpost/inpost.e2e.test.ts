@@ -65,6 +65,21 @@ describe('inpost end to end: configuration, shipments, one poll, v5.2 details', 
     expect(unknown.all_events).toEqual([]);
   });
 
+  it('tracks a number typed with spaces: asked without them, answered to the shipment as typed', async () => {
+    const { server, create, poll, details } = e2e;
+    const typed = '6200 0000 0000 0000 0000 0004';
+    await create('inp-spaced', typed);
+    const before = server.to(TRACKING_PATH).length;
+    await poll();
+    const asked = server.to(TRACKING_PATH).slice(before);
+    expect(asked.map((r) => r.path)).toEqual(['/v1/tracking/620000000000000000000004']);
+    const spaced = await details('inp-spaced');
+    expect(spaced.tracking_number).toBe(typed);
+    expect(spaced.carrier).toMatchObject({ id: 'inpost', name: 'InPost' });
+    expect(spaced.all_events.length).toBeGreaterThan(0);
+    expect(spaced.all_events[0].additional_info.carrier_code).toEqual(expect.any(String));
+  });
+
   it('stores a ShipX token masked and never shows it', async () => {
     const { t, acct } = e2e;
     const created = await t.admin('POST', `/admin/v1/accounts/${acct.accountUuid}/carrier-configs/`, {
