@@ -455,6 +455,17 @@ export interface DeliveryDailyTransitsTable {
   shipments: number;
 }
 
+/**
+ * `delivery_daily` summed per ISO week or calendar month (0023_delivery_intelligence): `unit` 'week' or 'month',
+ * `start` its first day, and the histogram of `delivery_daily_transits` as JSON text
+ * `[[transit, early, on_time, late, none], …]` sorted by transit.
+ */
+export interface DeliveryRollupsTable extends Omit<DeliveryDailyTable, 'day'> {
+  unit: string;
+  start: string;
+  transits: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_credentials: ApiCredentialsTable;
@@ -486,4 +497,5 @@ export interface Database {
   delivery_facts: DeliveryFactsTable;
   delivery_daily: DeliveryDailyTable;
   delivery_daily_transits: DeliveryDailyTransitsTable;
+  delivery_rollups: DeliveryRollupsTable;
 }

@@ -235,7 +235,7 @@ describe('GET /v5/analytics/delivery-performance/', () => {
     const rows = await rowsOf({ ...MARCH, group_by: 'lane' });
     expect(rows.map((row) => row.key)).toEqual([keyOf(L4), keyOf(L3), keyOf(L1), keyOf(L2)]);
     expect(rows[2]).toEqual({
-      key: 'ups|upsglb|express|DE|FR|75',
+      key: '["ups","upsglb","express","DE","FR","75"]',
       carrier_reference: 'ups',
       carrier_id: 'upsglb',
       shipping_service: 'express',
@@ -253,7 +253,12 @@ describe('GET /v5/analytics/delivery-performance/', () => {
       exceptions: 1,
       returned_to_sender: 0,
     });
-    expect(rows[0]).toMatchObject({ key: 'dhl|dhlglb||DE|AT|', shipping_service: '', destination_postal_prefix: '', shipments: 3 });
+    expect(rows[0]).toMatchObject({
+      key: '["dhl","dhlglb","","DE","AT",""]',
+      shipping_service: '',
+      destination_postal_prefix: '',
+      shipments: 3,
+    });
   });
 
   it('sums by ISO week, keyed by its Monday; a period starting mid-week counts only its own days', async () => {
@@ -325,7 +330,8 @@ describe('GET /v5/analytics/delivery-performance/', () => {
     expect(lanes.body).toBe(
       [
         'key,carrier_reference,carrier_id,shipping_service,origin_country,destination_country,destination_postal_prefix,shipments,accepted,first_attempts,delivered,first_attempt_success_rate,on_time_rate,transit_median_working_days,transit_p90_working_days,transit_mean_working_days,exceptions,returned_to_sender',
-        '"acme, ""fast""|sandbx|next, day|DE|NL|10","acme, ""fast""",sandbx,"next, day",DE,NL,10,2,2,2,2,0.5,0.5,1,3,2,0,0',
+        // The lane key is a JSON array, quoted as any field with quotes or commas.
+        '"[""acme, \\""fast\\"""",""sandbx"",""next, day"",""DE"",""NL"",""10""]","acme, ""fast""",sandbx,"next, day",DE,NL,10,2,2,2,2,0.5,0.5,1,3,2,0,0',
         '',
       ].join('\r\n'),
     );

@@ -175,7 +175,6 @@ export async function seedDeliveryHistory(t: TestApp, account: TestAccount): Pro
     }
   }
 
-  const db = t.context.repos.db;
   const days = [...aggregates.values()];
   const rows = days.map((a) => ({
     account_id: accountId,
@@ -195,16 +194,8 @@ export async function seedDeliveryHistory(t: TestApp, account: TestAccount): Pro
       return { account_id: accountId, day: a.day, lane_key: laneKey(a.lane), transit: Number(transit), timing, shipments };
     }),
   );
-  for (let i = 0; i < rows.length; i += 200)
-    await db
-      .insertInto('delivery_daily')
-      .values(rows.slice(i, i + 200))
-      .execute();
-  for (let i = 0; i < transits.length; i += 200)
-    await db
-      .insertInto('delivery_daily_transits')
-      .values(transits.slice(i, i + 200))
-      .execute();
+  // The repository's bulk insert fills the week and month rollups beside the days.
+  await t.context.repos.transaction((repos) => repos.deliveryAnalytics.insertDaily(rows, transits));
 
   const overdue: Array<[id: string, profile: number, country: number, acceptedDaysAgo: number, windowDaysAgo: number]> = [
     ['SO-10391', 1, 2, 16, 11],

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import { DeliveryFactsRepository } from '../../src/db/repositories/delivery-facts.repository.js';
 import type { Database } from '../../src/db/schema.js';
 import type { TestApp } from '../helpers/app.js';
 
 /**
- * Delivery analytics rows written straight into the tables the learner keeps (`delivery_daily`,
- * `delivery_daily_transits`, `delivery_facts`), so that a console test controls every number it checks.
+ * Delivery analytics rows written into the tables the learner keeps (`delivery_daily`, `delivery_daily_transits`
+ * and their rollups through its repository, `delivery_facts` directly), so that a console test controls every
+ * number it checks.
  */
 
 export interface LaneSpec {
@@ -52,28 +54,26 @@ export async function insertDay(
   transits: TransitCount[],
 ): Promise<void> {
   const lane_key = laneKey(lane);
-  await db
-    .insertInto('delivery_daily')
-    .values({
-      account_id: accountId,
-      day,
-      lane_key,
-      carrier_reference: lane.carrier,
-      carrier_id: 'sandbx',
-      shipping_service: lane.service,
-      origin_country: lane.origin,
-      destination_country: lane.destination,
-      destination_prefix: lane.prefix,
-      exceptions: 0,
-      returned_to_sender: 0,
-      ...counts,
-    })
-    .execute();
-  if (transits.length === 0) return;
-  await db
-    .insertInto('delivery_daily_transits')
-    .values(transits.map(([transit, timing, shipments]) => ({ account_id: accountId, day, lane_key, transit, timing, shipments })))
-    .execute();
+  // Through the learner's write, so that the week and month rollups hold the day too.
+  await new DeliveryFactsRepository(db).applyDaily(
+    [
+      {
+        account_id: accountId,
+        day,
+        lane_key,
+        carrier_reference: lane.carrier,
+        carrier_id: 'sandbx',
+        shipping_service: lane.service,
+        origin_country: lane.origin,
+        destination_country: lane.destination,
+        destination_prefix: lane.prefix,
+        exceptions: 0,
+        returned_to_sender: 0,
+        ...counts,
+      },
+    ],
+    transits.map(([transit, timing, shipments]) => ({ account_id: accountId, day, lane_key, transit, timing, delta: shipments })),
+  );
 }
 
 export interface FactSpec {

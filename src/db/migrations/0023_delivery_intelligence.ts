@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { MigrationDb } from './helpers.js';
-import { notNull } from './helpers.js';
+import { isPostgres, notNull } from './helpers.js';
 
 /**
  * Delivery intelligence (docs/delivery-intelligence.md):
@@ -10,6 +11,9 @@ import { notNull } from './helpers.js';
  *   the original window), so that a change is applied to the daily aggregates as the difference it makes.
  * - `delivery_daily` and `delivery_daily_transits`: per account, day (of acceptance, or of the first event
  *   for a shipment not accepted yet) and lane, the counts and transit histogram the analytics are answered from.
+ * - `delivery_rollups`: the same per ISO week and per calendar month (`unit`, `start` its first day), kept by
+ *   the same writes, with the histogram as a JSON text `[[transit, early, on_time, late, none], …]`: a period
+ *   reads its whole weeks or months here and only the days at its ends from `delivery_daily`.
  */
 export async function up(db: MigrationDb): Promise<void> {
   await db.schema
@@ -84,4 +88,31 @@ export async function up(db: MigrationDb): Promise<void> {
     .addColumn('shipments', 'integer', notNull)
     .addPrimaryKeyConstraint('delivery_daily_transits_pkey', ['account_id', 'day', 'lane_key', 'transit', 'timing'])
     .execute();
+
+  const rollups = db.schema
+    .createTable('delivery_rollups')
+    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('unit', 'text', notNull)
+    .addColumn('start', 'text', notNull)
+    .addColumn('lane_key', 'text', notNull)
+    .addColumn('carrier_reference', 'text', notNull)
+    .addColumn('carrier_id', 'text', notNull)
+    .addColumn('shipping_service', 'text', notNull)
+    .addColumn('origin_country', 'text', notNull)
+    .addColumn('destination_country', 'text', notNull)
+    .addColumn('destination_prefix', 'text', notNull)
+    .addColumn('shipments', 'integer', notNull)
+    .addColumn('accepted', 'integer', notNull)
+    .addColumn('first_attempts', 'integer', notNull)
+    .addColumn('first_attempt_successes', 'integer', notNull)
+    .addColumn('delivered', 'integer', notNull)
+    .addColumn('on_time', 'integer', notNull)
+    .addColumn('promised', 'integer', notNull)
+    .addColumn('exceptions', 'integer', notNull)
+    .addColumn('returned_to_sender', 'integer', notNull)
+    .addColumn('transits', 'text', notNull)
+    .addPrimaryKeyConstraint('delivery_rollups_pkey', ['account_id', 'unit', 'start', 'lane_key']);
+  // Stored in key order on SQLite: a period's weeks or months are then read as one run of pages, not one
+  // look-up per row.
+  await (isPostgres(db) ? rollups : rollups.modifyEnd(sql`without rowid`)).execute();
 }

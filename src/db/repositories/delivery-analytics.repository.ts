@@ -1,11 +1,21 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { Database, DeliveryDailyTable, DeliveryDailyTransitsTable } from '../schema.js';
+import type { Database, DeliveryDailyTable, DeliveryDailyTransitsTable, DeliveryRollupsTable } from '../schema.js';
+import {
+  formatRollupTransits,
+  type PeriodPart,
+  periodParts,
+  ROLLUP_UNITS,
+  type RollupHistogram,
+  type RollupUnit,
+  timingIndex,
+  unitStartOf,
+} from './delivery-rollup-units.js';
 
 /**
  * What delivery analytics group the daily aggregates by, as columns of `delivery_daily`: the carrier
  * configuration, the lane, the destination country, or the day (the service folds days into weeks, so the
- * statement is the same on SQLite and PostgreSQL).
+ * statement is the same on SQLite and PostgreSQL; read from the week rollups, a 'day' is the week's Monday).
  */
 export type DeliveryDimension = 'carrier_reference' | 'lane_key' | 'destination_country' | 'day';
 
@@ -82,6 +92,15 @@ const LANE_PART_COLUMNS = [
 
 const TIMINGS = ['early', 'on_time', 'late', 'none'] as const;
 
+/** The sums of a selection: its counts per group and its transit histogram per group. */
+export interface DeliverySums {
+  counts: DeliveryCountsGroup[];
+  transits: DeliveryTransitGroup[];
+}
+
+/** An inclusive run of days, `YYYY-MM-DD`. */
+type DayRange = { from: string; to: string };
+
 /** Rows per multi-row insert: 18 columns × 500 stays well under both dialects' bound-parameter limits. */
 const INSERT_CHUNK = 500;
 
@@ -93,12 +112,103 @@ const INSERT_CHUNK = 500;
 export class DeliveryAnalyticsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** The counts of the selection, summed per group of `dimensions` (at least one). */
-  async countsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliveryCountsGroup[]> {
+  /**
+   * The counts and transit histograms of the selection per group of `dimensions`: the whole months inside the
+   * period (whole weeks when grouping by day, as months do not split into weeks) read from `delivery_rollups`,
+   * then the whole weeks left at each end, and the daily rows only for the days left after them. A group may
+   * come more than once (once per source): the caller adds them up.
+   */
+  async sumsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliverySums> {
+    const units: readonly RollupUnit[] = dimensions.includes('day') ? ['week'] : ['month', 'week'];
+    const parts = periodParts(selection.from, selection.to, units);
+    const days = parts.filter((part): part is Extract<PeriodPart, { unit: 'day' }> => part.unit === 'day');
+    const runs = parts.filter((part): part is Extract<PeriodPart, { unit: RollupUnit }> => part.unit !== 'day');
+    // One statement per run of days: a range each reads from the key, where ranges joined by OR scan the account.
+    const [rolled, ...daily] = await Promise.all([
+      runs.length > 0 ? this.rolledUp(selection, runs, dimensions) : { counts: [], transits: [] },
+      ...days.map(async (range) => ({
+        counts: await this.dailyCounts(selection, range, dimensions),
+        transits: await this.dailyTransits(selection, range, dimensions),
+      })),
+    ]);
+    return {
+      counts: [...rolled.counts, ...daily.flatMap((part) => part.counts)],
+      transits: [...rolled.transits, ...daily.flatMap((part) => part.transits)],
+    };
+  }
+
+  /** The counts of the selection from its daily rows alone, summed per group of `dimensions` (at least one). */
+  countsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliveryCountsGroup[]> {
+    return this.dailyCounts(selection, selection, dimensions);
+  }
+
+  /** The transit histogram of the selection from its daily rows alone, per group of `dimensions`. */
+  transitsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliveryTransitGroup[]> {
+    return this.dailyTransits(selection, selection, dimensions);
+  }
+
+  /** The rollup rows of `runs` summed per group: a year is a few thousand rows, their histograms JSON texts. */
+  private async rolledUp(
+    selection: DeliverySelection,
+    runs: Array<{ unit: RollupUnit; first: string; last: string }>,
+    dimensions: DeliveryDimension[],
+  ): Promise<DeliverySums> {
+    const withLane = dimensions.includes('lane_key');
+    const groupColumns = withLane ? [...new Set([...dimensions, ...LANE_PART_COLUMNS])] : dimensions;
+    // 'day' is the unit's first day in a rollup row.
+    const columnOf = (column: DeliveryDimension | (typeof LANE_PART_COLUMNS)[number]) => (column === 'day' ? 'start' : column);
+    let query = this.db
+      .selectFrom('delivery_rollups as r')
+      .where('r.account_id', '=', selection.accountId)
+      .where((eb) =>
+        eb.or(runs.map((run) => eb.and([eb('r.unit', '=', run.unit), eb('r.start', '>=', run.first), eb('r.start', '<=', run.last)]))),
+      );
+    if (selection.carrierReference !== undefined) query = query.where('r.carrier_reference', '=', selection.carrierReference);
+    if (selection.shippingService !== undefined) query = query.where('r.shipping_service', '=', selection.shippingService);
+    // Summed in the database, the histograms of a group joined into one JSON text parsed at once: a year of
+    // weeks by lane is thousands of rows, each read and parsed on its own costs more than the sums.
+    const rows = await query
+      .select(groupColumns.map((column, i) => sql.ref<string>(`r.${columnOf(column)}`).as(`g${i}`)))
+      .select(COUNT_COLUMNS.map((column) => sql<number>`sum(${sql.ref(`r.${column}`)})`.as(column)))
+      .select(sql<string>`string_agg(${sql.ref('r.transits')}, ',')`.as('transits'))
+      .groupBy(groupColumns.map((column) => `r.${columnOf(column)}` as const))
+      .execute();
+
+    const counts: DeliveryCountsGroup[] = [];
+    const transits: DeliveryTransitGroup[] = [];
+    for (const row of rows as unknown as Array<Record<string, string | number>>) {
+      const group = (column: DeliveryDimension | (typeof LANE_PART_COLUMNS)[number]) => String(row[`g${groupColumns.indexOf(column)}`]);
+      const key = dimensions.map(group);
+      const lane = withLane
+        ? (Object.fromEntries(LANE_PART_COLUMNS.map((column) => [column, group(column)])) as unknown as LaneParts)
+        : null;
+      counts.push({
+        key,
+        lane,
+        ...(Object.fromEntries(COUNT_COLUMNS.map((column) => [column, Number(row[column])])) as unknown as DeliveryCounts),
+      });
+      const histogram: RollupHistogram = new Map();
+      for (const bins of JSON.parse(`[${row.transits}]`) as number[][][])
+        for (const [transit, early, onTime, late, none] of bins) {
+          const sum = histogram.get(transit);
+          if (sum) {
+            sum[0] += early;
+            sum[1] += onTime;
+            sum[2] += late;
+            sum[3] += none;
+          } else histogram.set(transit, [early, onTime, late, none]);
+        }
+      for (const [transit, [early, on_time, late, none]] of histogram) transits.push({ key, transit, early, on_time, late, none });
+    }
+    return { counts, transits };
+  }
+
+  /** The counts of the selection's rows on `days`, summed per group of `dimensions` (at least one). */
+  private async dailyCounts(selection: DeliverySelection, days: DayRange, dimensions: DeliveryDimension[]): Promise<DeliveryCountsGroup[]> {
     const withLane = dimensions.includes('lane_key');
     // A lane's parts depend on its key alone: grouping by them too groups nothing further.
     const groupColumns = withLane ? [...new Set([...dimensions, ...LANE_PART_COLUMNS])] : dimensions;
-    const rows = await this.selected(selection)
+    const rows = await this.selected(selection, days)
       .select(groupColumns.map((column, i) => sql.ref<string>(`d.${column}`).as(`g${i}`)))
       .select(COUNT_COLUMNS.map((column) => sql<number>`sum(${sql.ref(`d.${column}`)})`.as(column)))
       .groupBy(groupColumns.map((column) => `d.${column}` as const))
@@ -115,9 +225,13 @@ export class DeliveryAnalyticsRepository {
     });
   }
 
-  /** The transit histogram of the selection per group of `dimensions`, by timing against the original window. */
-  async transitsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliveryTransitGroup[]> {
-    const rows = await this.selected(selection)
+  /** The transit histogram of the selection's rows on `days` per group of `dimensions`, by timing against the original window. */
+  private async dailyTransits(
+    selection: DeliverySelection,
+    days: DayRange,
+    dimensions: DeliveryDimension[],
+  ): Promise<DeliveryTransitGroup[]> {
+    const rows = await this.selected(selection, days)
       .innerJoin('delivery_daily_transits as t', (join) =>
         join.onRef('t.account_id', '=', 'd.account_id').onRef('t.day', '=', 'd.day').onRef('t.lane_key', '=', 'd.lane_key'),
       )
@@ -144,8 +258,9 @@ export class DeliveryAnalyticsRepository {
   }
 
   /**
-   * Inserts daily rows and their transit histograms as they are (no row may exist yet): test set-up and
-   * benchmarks, before the learner writes them. Call it in a transaction for speed.
+   * Inserts daily rows and their transit histograms as they are, and the week and month rollups summed from
+   * them (no row of those days, weeks or months may exist yet): test set-up and benchmarks, before the learner
+   * writes them. Call it in a transaction for speed.
    */
   async insertDaily(days: Insertable<DeliveryDailyTable>[], transits: Insertable<DeliveryDailyTransitsTable>[] = []): Promise<void> {
     for (let i = 0; i < days.length; i += INSERT_CHUNK) {
@@ -160,17 +275,61 @@ export class DeliveryAnalyticsRepository {
         .values(transits.slice(i, i + INSERT_CHUNK))
         .execute();
     }
+    const rollups = rollupsOf(days, transits);
+    for (let i = 0; i < rollups.length; i += INSERT_CHUNK) {
+      await this.db
+        .insertInto('delivery_rollups')
+        .values(rollups.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
   }
 
-  /** The daily rows of the selection, read from the (account_id, day, lane_key) key. */
-  private selected(selection: DeliverySelection) {
+  /** The daily rows of the selection on `days`, read from the (account_id, day, lane_key) key. */
+  private selected(selection: DeliverySelection, days: DayRange) {
     let query = this.db
       .selectFrom('delivery_daily as d')
       .where('d.account_id', '=', selection.accountId)
-      .where('d.day', '>=', selection.from)
-      .where('d.day', '<=', selection.to);
+      .where('d.day', '>=', days.from)
+      .where('d.day', '<=', days.to);
     if (selection.carrierReference !== undefined) query = query.where('d.carrier_reference', '=', selection.carrierReference);
     if (selection.shippingService !== undefined) query = query.where('d.shipping_service', '=', selection.shippingService);
     return query;
   }
+}
+
+/** The week and month rows of `days` and their `transits`, as `applyDaily` would have left them. */
+function rollupsOf(
+  days: Insertable<DeliveryDailyTable>[],
+  transits: Insertable<DeliveryDailyTransitsTable>[],
+): Insertable<DeliveryRollupsTable>[] {
+  const rollups = new Map<string, { row: Insertable<DeliveryRollupsTable>; histogram: RollupHistogram }>();
+  const idOf = (unit: RollupUnit, row: { account_id: number; day: string; lane_key: string }) =>
+    JSON.stringify([row.account_id, unit, unitStartOf(unit, row.day), row.lane_key]);
+  for (const day of days) {
+    const { day: date, ...rest } = day;
+    for (const unit of ROLLUP_UNITS) {
+      const id = idOf(unit, day);
+      const existing = rollups.get(id);
+      if (existing) {
+        const sums = existing.row as unknown as Record<string, number>;
+        for (const column of COUNT_COLUMNS) sums[column] += Number(day[column]);
+      } else {
+        const counts = Object.fromEntries(COUNT_COLUMNS.map((column) => [column, Number(day[column])]));
+        rollups.set(id, { row: { ...rest, ...counts, unit, start: unitStartOf(unit, date), transits: '[]' }, histogram: new Map() });
+      }
+    }
+  }
+  for (const transit of transits) {
+    const at = timingIndex(transit.timing);
+    if (at < 0) continue;
+    for (const unit of ROLLUP_UNITS) {
+      const rollup = rollups.get(idOf(unit, transit));
+      // A histogram without its daily row is read by no query: the rollups leave it out too.
+      if (!rollup) continue;
+      const counts = rollup.histogram.get(transit.transit) ?? [0, 0, 0, 0];
+      counts[at] += transit.shipments;
+      rollup.histogram.set(transit.transit, counts);
+    }
+  }
+  return [...rollups.values()].map(({ row, histogram }) => ({ ...row, transits: formatRollupTransits(histogram) }));
 }

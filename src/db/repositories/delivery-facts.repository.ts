@@ -1,5 +1,14 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, DeliveryDailyTable, DeliveryFactsTable } from '../schema.js';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryDailyTable, DeliveryFactsTable, DeliveryRollupsTable } from '../schema.js';
+import {
+  formatRollupTransits,
+  parseRollupTransits,
+  ROLLUP_UNITS,
+  type RollupHistogram,
+  type RollupUnit,
+  timingIndex,
+  unitStartOf,
+} from './delivery-rollup-units.js';
 
 export type DeliveryFactRow = Selectable<DeliveryFactsTable>;
 
@@ -50,7 +59,11 @@ export class DeliveryFactsRepository {
       .execute();
   }
 
-  /** Adds the differences to the daily rows (created at zero when missing), one statement per table. */
+  /**
+   * Adds the differences to the daily rows (created at zero when missing), one statement per table, and to
+   * the week and month rows that hold them (`delivery_rollups`), so that a period's whole weeks and months can
+   * be read there. Call it in a transaction: the rollups must move with the days.
+   */
   async applyDaily(rows: readonly DailyDelta[], transits: readonly DailyTransitDelta[]): Promise<void> {
     if (rows.length > 0) {
       await this.db
@@ -76,5 +89,119 @@ export class DeliveryFactsRepository {
         )
         .execute();
     }
+    await applyRollups(this.db, rows, transits);
+  }
+}
+
+/** The key of a `delivery_rollups` row. */
+interface RollupKey {
+  account_id: number;
+  unit: RollupUnit;
+  start: string;
+  lane_key: string;
+}
+
+const rollupId = (key: RollupKey): string => JSON.stringify([key.account_id, key.unit, key.start, key.lane_key]);
+
+function rollupKeyOf(unit: RollupUnit, delta: { account_id: number; day: string; lane_key: string }): RollupKey {
+  return { account_id: delta.account_id, unit, start: unitStartOf(unit, delta.day), lane_key: delta.lane_key };
+}
+
+/** Rows whose key is one of `keys`. */
+function keyedBy(keys: readonly RollupKey[]) {
+  return (eb: ExpressionBuilder<Database, 'delivery_rollups'>) =>
+    eb.or(
+      keys.map((key) =>
+        eb.and([
+          eb('account_id', '=', key.account_id),
+          eb('unit', '=', key.unit),
+          eb('start', '=', key.start),
+          eb('lane_key', '=', key.lane_key),
+        ]),
+      ),
+    );
+}
+
+/**
+ * The daily differences applied to their weeks and months: the counters in one upsert; the histograms (JSON)
+ * read after their rows are locked by a write in this transaction, added to, and written back per row.
+ */
+async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], transits: readonly DailyTransitDelta[]): Promise<void> {
+  const counted = new Map<string, Insertable<DeliveryRollupsTable>>();
+  for (const row of rows) {
+    const { day: _day, ...rest } = row;
+    for (const unit of ROLLUP_UNITS) {
+      const key = rollupKeyOf(unit, row);
+      const id = rollupId(key);
+      const existing = counted.get(id) as Record<DailyCounter, number> | undefined;
+      if (existing) for (const counter of DAILY_COUNTERS) existing[counter] += row[counter];
+      else counted.set(id, { ...rest, ...key, transits: '[]' });
+    }
+  }
+  if (counted.size > 0) {
+    await db
+      .insertInto('delivery_rollups')
+      .values([...counted.values()])
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'unit', 'start', 'lane_key']).doUpdateSet((eb) => {
+          const set: Record<string, unknown> = {};
+          for (const counter of DAILY_COUNTERS) set[counter] = eb(`delivery_rollups.${counter}`, '+', eb.ref(`excluded.${counter}`));
+          return set;
+        }),
+      )
+      .execute();
+  }
+
+  const changed = new Map<string, { key: RollupKey; histogram: RollupHistogram }>();
+  for (const transit of transits) {
+    const at = timingIndex(transit.timing);
+    if (at < 0) continue;
+    for (const unit of ROLLUP_UNITS) {
+      const key = rollupKeyOf(unit, transit);
+      const id = rollupId(key);
+      let entry = changed.get(id);
+      if (!entry) {
+        entry = { key, histogram: new Map() };
+        changed.set(id, entry);
+      }
+      const counts = entry.histogram.get(transit.transit) ?? [0, 0, 0, 0];
+      counts[at] += transit.delta;
+      entry.histogram.set(transit.transit, counts);
+    }
+  }
+  if (changed.size === 0) return;
+  // A histogram is read, added to and written back: its row must be locked first (PostgreSQL), which the
+  // counters' upsert did for the rows it touched; the others are locked by a write that changes nothing.
+  const unlocked = [...changed].filter(([id]) => !counted.has(id)).map(([, entry]) => entry.key);
+  if (unlocked.length > 0)
+    await db
+      .updateTable('delivery_rollups')
+      .set((eb) => ({ transits: eb.ref('transits') }))
+      .where(keyedBy(unlocked))
+      .execute();
+  const current = await db
+    .selectFrom('delivery_rollups')
+    .select(['account_id', 'unit', 'start', 'lane_key', 'transits'])
+    .where(keyedBy([...changed.values()].map((entry) => entry.key)))
+    .execute();
+  const stored = new Map(
+    current.map((row) => [rollupId({ ...row, account_id: Number(row.account_id), unit: row.unit as RollupUnit }), row.transits]),
+  );
+  for (const [id, { key, histogram }] of changed) {
+    const text = stored.get(id);
+    // The week and month of a day with transits were written with its counters: missing means the rollups
+    // were not kept with the days, and adding to nothing would leave them wrong.
+    if (text === undefined) throw new Error(`delivery_rollups has no row ${id} for a transit of its days`);
+    const merged = parseRollupTransits(text);
+    for (const [transit, counts] of histogram) {
+      const sum = merged.get(transit) ?? [0, 0, 0, 0];
+      for (let i = 0; i < 4; i++) sum[i] += counts[i];
+      merged.set(transit, sum);
+    }
+    await db
+      .updateTable('delivery_rollups')
+      .set({ transits: formatRollupTransits(merged) })
+      .where(keyedBy([key]))
+      .execute();
   }
 }

@@ -86,7 +86,7 @@ interface Bucket {
 
 /**
  * Delivery analytics of one account (docs/delivery-intelligence.md, "Analytics"): the daily aggregates the
- * learner keeps, summed over a period of acceptance days and grouped by carrier configuration, lane,
+ * learner keeps and their week and month rollups, summed over a period of acceptance days and grouped by carrier configuration, lane,
  * destination country or week, with the rates and transit percentiles worked out from the sums. The HTTP
  * route and the console's Analytics page both ask it, so the period's rules are checked here.
  */
@@ -110,10 +110,9 @@ export class DeliveryAnalyticsService {
       // Lanes keep the service trimmed and lower-cased (lane.ts), so the filter is read the same way.
       shippingService: query.shippingService?.trim().toLowerCase(),
     };
-    const [counts, transits] = await Promise.all([
-      this.repos.deliveryAnalytics.countsBy(selection, dimensions),
-      this.repos.deliveryAnalytics.transitsBy(selection, dimensions),
-    ]);
+    // Whole weeks and months from their rollups, the days at the ends from the daily rows: a group may come
+    // from several of them, and the buckets below add them up.
+    const { counts, transits } = await this.repos.deliveryAnalytics.sumsBy(selection, dimensions);
     const weekAt = query.groupBy.indexOf('week');
     const keyOf = weekAt < 0 ? (key: string[]) => key : (key: string[]) => key.map((value, i) => (i === weekAt ? mondayOf(value) : value));
 
@@ -148,7 +147,11 @@ export class DeliveryAnalyticsService {
     }
 
     const rows = [...buckets.values()].map(({ key, counts: c, transits: bins }): AnalyticsRow => {
-      const histogram = [...bins.values()].sort((a, b) => a.transit - b.transit);
+      // A transit whose shipments all moved elsewhere says nothing: left out, whether its zeros are kept by day
+      // or not in a rollup.
+      const histogram = [...bins.values()]
+        .filter((bin) => bin.early !== 0 || bin.on_time !== 0 || bin.late !== 0 || bin.none !== 0)
+        .sort((a, b) => a.transit - b.transit);
       return {
         key,
         shipments: c.shipments,

@@ -70,14 +70,15 @@ export function cellKeysOf(lane: Lane): Array<string | null> {
 /**
  * The lane as delivery analytics group it: carrier configuration, service, origin country, destination
  * country and 2-character destination prefix. `carrierReference` is the configuration's reference ('' when none).
+ * The parts as a JSON array: a reference or a service may hold any character, and no two lanes share a key.
  */
 export function analyticsLaneKey(carrierReference: string, lane: Lane): string {
-  return [
+  return JSON.stringify([
     carrierReference,
     lane.carrierId,
     lane.service,
     lane.originCountry,
     lane.destinationCountry,
     lane.destinationPostal.slice(0, 2),
-  ].join('|');
+  ]);
 }
