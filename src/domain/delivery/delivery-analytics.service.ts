@@ -146,7 +146,9 @@ export class DeliveryAnalyticsService {
       bins.set(group.transit, bin);
     }
 
-    const rows = [...buckets.values()].map(({ key, counts: c, transits: bins }): AnalyticsRow => {
+    // A group whose shipments all moved elsewhere (another lane, a deleted simulated history) has no row.
+    const held = [...buckets.values()].filter(({ counts: c }) => COUNT_COLUMNS.some((column) => c[column] !== 0));
+    const rows = held.map(({ key, counts: c, transits: bins }): AnalyticsRow => {
       // A transit whose shipments all moved elsewhere says nothing: left out, whether its zeros are kept by day
       // or not in a rollup.
       const histogram = [...bins.values()]
