@@ -1,10 +1,11 @@
+import { EU_COUNTRIES } from '../../core/eu-countries.js';
 import type { BookRequest, CarrierFieldError } from '../booking.js';
 import type { CarrierSettings } from '../carrier.js';
 import { type FieldPath, type Origins, personName, readAddress } from './dhlpde.address.js';
 import { readCommodities } from './dhlpde.customs.js';
 import { type ParcelDeOptions, readMetadata } from './dhlpde.metadata.js';
 import type { DhlConsignee, DhlCustoms, DhlOrder, DhlServices, DhlShipment } from './dhlpde.payload.js';
-import { defaultProduct, EU_COUNTRIES, PARCEL_DE_PRODUCTS, type ParcelDeProduct, productOf, servesDestination } from './dhlpde.products.js';
+import { defaultProduct, PARCEL_DE_PRODUCTS, type ParcelDeProduct, productOf, servesDestination } from './dhlpde.products.js';
 import { DEFAULT_PROFILE } from './dhlpde.settings.js';
 
 /** An order ready to send, or the problems that keep it from being sent; and how DHL's answer maps back. */

@@ -1,3 +1,4 @@
+import { EU_COUNTRIES } from '../../core/eu-countries.js';
 import type { BookingProduct } from '../booking.js';
 
 /** What a product allows, as DHL's API reference and product pages state (docs/carriers/dhlpde.md, "Products"). */
@@ -92,37 +93,6 @@ export function defaultProduct(type: 'outbound' | 'return', destination: string 
   if (type === 'return') return RETURN_PRODUCT;
   return destination === null || destination === 'DE' ? 'V01PAK' : 'V53WPAK';
 }
-
-/** The European Union's members: the customs union whose borders need no customs declaration from Germany. */
-export const EU_COUNTRIES: ReadonlySet<string> = new Set([
-  'AT',
-  'BE',
-  'BG',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'HU',
-  'IE',
-  'IT',
-  'LT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SE',
-  'SI',
-  'SK',
-]);
 
 /**
  * Countries a DHL Retoure label can be booked from (the Returns API's sender countries, alpha-2), and whether the

@@ -1,3 +1,4 @@
+import { EU_COUNTRIES } from '../../core/eu-countries.js';
 import type { BookedShipment, BookRequest, CarrierFieldError } from '../booking.js';
 import type { CarrierSettings } from '../carrier.js';
 import { countryOf, type Origins, readAddress } from './dhlpde.address.js';
@@ -6,7 +7,7 @@ import { readCommodities } from './dhlpde.customs.js';
 import { METADATA_KEYS, readMetadata } from './dhlpde.metadata.js';
 import { chooseProduct, prefixed } from './dhlpde.order.js';
 import { type DhlReturnAnswer, type DhlReturnOrder, record, statusCode, statusText, text } from './dhlpde.payload.js';
-import { EU_COUNTRIES, RETURN_SENDER_COUNTRIES } from './dhlpde.products.js';
+import { RETURN_SENDER_COUNTRIES } from './dhlpde.products.js';
 
 /** `carrier_metadata` options that apply to a return label; the others are about outbound parcels. */
 const RETURN_OPTIONS = new Set(['receiver_id', 'label_format']);

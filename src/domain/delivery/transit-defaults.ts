@@ -1,3 +1,4 @@
+import { EU_COUNTRIES } from '../../core/eu-countries.js';
 /**
  * The cold-start table: what a carrier promises for a lane, as a distribution of transit in working days (the
  * working days after acceptance up to and including the first attempt), for predictions with no history in any
@@ -6,37 +7,6 @@
 
 /** Which kind of lane a shipment travels: within a country, between two EU countries, or any other border. */
 export type LaneKind = 'domestic' | 'eu' | 'international';
-
-/** The 27 member states of the European Union (ISO 3166-1 alpha-2), for the intra-EU lane. */
-export const EU_COUNTRIES: ReadonlySet<string> = new Set([
-  'AT',
-  'BE',
-  'BG',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'HU',
-  'IE',
-  'IT',
-  'LT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PL',
-  'PT',
-  'RO',
-  'SE',
-  'SI',
-  'SK',
-]);
 
 /**
  * The lane kind of an origin and destination country. A missing country makes it `international`, the widest

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { EU_COUNTRIES } from '../../../src/core/eu-countries.js';
 import {
   CARRIER_TRANSIT,
   defaultTransit,
-  EU_COUNTRIES,
   GENERIC_TRANSIT,
   LATE_SHARE,
   laneKindOf,
