@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
+import { PreparedQuery } from '../prepared-query.js';
 import type { Database, DeliveryDailyTable, DeliveryFactsTable, DeliveryRollupsTable } from '../schema.js';
 import {
   formatRollupTransits,
@@ -39,6 +40,49 @@ export interface DailyTransitDelta {
   delta: number;
 }
 
+/** The columns of a fact, in the order `putFact` takes them. */
+const FACT_COLUMNS = [
+  'shipment_row_id',
+  'account_id',
+  'day',
+  'lane_key',
+  'carrier_reference',
+  'carrier_id',
+  'shipping_service',
+  'origin_country',
+  'destination_country',
+  'destination_prefix',
+  'accepted_date',
+  'first_attempt_date',
+  'first_attempt_phase',
+  'delivered',
+  'transit',
+  'promised_from',
+  'promised_to',
+  'exception',
+  'returned',
+  'sampled',
+  'last_scan_at',
+] as const satisfies ReadonlyArray<keyof DeliveryFactRow>;
+
+// Read and written on every change of a tracked shipment's journey: compiled once.
+const factOf = new PreparedQuery((db, shipmentRowId: number) =>
+  db.selectFrom('delivery_facts').selectAll().where('shipment_row_id', '=', shipmentRowId),
+);
+const putFact = new PreparedQuery((db, ...values: unknown[]) => {
+  const row = Object.fromEntries(FACT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as DeliveryFactRow;
+  return db
+    .insertInto('delivery_facts')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('shipment_row_id')
+        .doUpdateSet((eb) =>
+          Object.fromEntries(FACT_COLUMNS.filter((c) => c !== 'shipment_row_id').map((c) => [c, eb.ref(`excluded.${c}`)])),
+        ),
+    );
+});
+
 /**
  * Per shipment, the milestones delivery analytics count, and the daily aggregates they are answered from.
  * A shipment's change reaches the aggregates as the difference between its old and new facts.
@@ -46,17 +90,12 @@ export interface DailyTransitDelta {
 export class DeliveryFactsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  get(shipmentRowId: number): Promise<DeliveryFactRow | undefined> {
-    return this.db.selectFrom('delivery_facts').selectAll().where('shipment_row_id', '=', shipmentRowId).executeTakeFirst();
+  async get(shipmentRowId: number): Promise<DeliveryFactRow | undefined> {
+    return (await factOf.execute(this.db, shipmentRowId))[0];
   }
 
   async put(fact: DeliveryFactRow): Promise<void> {
-    const { shipment_row_id: _id, ...rest } = fact;
-    await this.db
-      .insertInto('delivery_facts')
-      .values(fact)
-      .onConflict((oc) => oc.column('shipment_row_id').doUpdateSet(rest))
-      .execute();
+    await putFact.execute(this.db, ...FACT_COLUMNS.map((column) => fact[column]));
   }
 
   /**

@@ -60,6 +60,14 @@ const listForShipment = new PreparedQuery((db, shipmentRowId: number) =>
     .orderBy('sequence', 'desc')
     .orderBy('id', 'desc'),
 );
+/** What delivery intelligence reads of a shipment's events: those with a phase, their times (milestones.ts). */
+const phaseTimes = new PreparedQuery((db, shipmentRowId: number) =>
+  db
+    .selectFrom('tracking_events')
+    .select(['phase_key', 'event_key', 'time_text', 'time_utc', 'timezone'])
+    .where('shipment_row_id', '=', shipmentRowId)
+    .where('phase_key', 'is not', null),
+);
 const latestWithPhase = new PreparedQuery((db, shipmentRowId: number) =>
   db
     .selectFrom('tracking_events')
@@ -161,6 +169,13 @@ export class TrackingEventsRepository {
   /** A shipment's events, newest first by normalized time, then by the carrier's own order. */
   listForShipment(shipmentRowId: number): Promise<TrackingEventRow[]> {
     return listForShipment.execute(this.db, shipmentRowId);
+  }
+
+  /** A shipment's events that carry a phase: their phase, key and times, in no particular order. */
+  phaseTimesOf(
+    shipmentRowId: number,
+  ): Promise<Array<Pick<TrackingEventRow, 'phase_key' | 'event_key' | 'time_text' | 'time_utc' | 'timezone'>>> {
+    return phaseTimes.execute(this.db, shipmentRowId);
   }
 
   /** Events of several shipments at once (list pages), each shipment's newest first. */

@@ -48,9 +48,10 @@ export class DeliveryLearner {
    * Brings the shipment's prediction and facts up to date with its events. Returns the row as written (its
    * body changed when the prediction did), or the row as given.
    */
-  async observe(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ShipmentRow> {
+  async observe(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<ShipmentRow> {
     if (!shipment.carrier_id) return shipment;
-    const events = await repos.events.listForShipment(shipment.id);
+    if (before && sameJourneyToday(before, shipment, now)) return shipment;
+    const events = await repos.events.phaseTimesOf(shipment.id);
     const milestones = milestonesOf(events);
     if (!milestones) return shipment;
     const body: Json = JSON.parse(shipment.body);
@@ -160,6 +161,29 @@ export class DeliveryLearner {
   private window(repos: Repositories, lane: Lane, scope: string, acceptedDate: string, today: string): Promise<PredictedWindow> {
     return this.predictor.predict({ lane, scope, acceptedDate, today }, repos.transitHistograms);
   }
+}
+
+/**
+ * Whether a change can leave the prediction and the facts as they are: another scan in the same phase and status
+ * (most carrier updates: a parcel moving between hubs), on the number, carrier and body the shipment had, when the
+ * window was issued today (it depends on the working days elapsed) or none is due yet (not accepted). Such a scan
+ * changes only when the parcel was last seen, which the exception queue reads at the next change of its journey.
+ */
+function sameJourneyToday(before: ShipmentRow, after: ShipmentRow, now: string): boolean {
+  if (
+    before.phase_key !== after.phase_key ||
+    before.status !== after.status ||
+    before.carrier_id !== after.carrier_id ||
+    before.tracking_number !== after.tracking_number ||
+    before.carrier_reference !== after.carrier_reference ||
+    before.body !== after.body
+  )
+    return false;
+  if (after.phase_key === null || after.phase_key === 'info_received') return true;
+  // Only on the way: a scan after the journey's end (a late delivery scan, an address corrected afterwards) is rare.
+  if (after.phase_key !== 'in_transit') return false;
+  const prediction = (JSON.parse(after.body) as Json).delivery_prediction as StoredPrediction | undefined;
+  return prediction !== undefined && prediction.issued_at.slice(0, 10) === now.slice(0, 10);
 }
 
 function withoutDays(window: PredictedWindow): Omit<PredictedWindow, 'days'> {

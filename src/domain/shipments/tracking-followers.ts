@@ -10,8 +10,8 @@ export interface ShipmentChangeListener {
 
 /** Delivery intelligence: brings a shipment's predicted window and delivery facts up to date (src/domain/delivery). */
 export interface DeliveryFollowingTracking {
-  /** Returns the row as written (its body changes with the prediction). */
-  observe(repos: Repositories, shipment: ShipmentRow, now: string): Promise<ShipmentRow>;
+  /** Returns the row as written (its body changes with the prediction). `before`: the row before the change. */
+  observe(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<ShipmentRow>;
 }
 
 /** The part of the returns service that follows the tracking of return shipments. */
@@ -36,7 +36,7 @@ export class TrackingFollowers implements ShipmentChangeListener {
   ) {}
 
   async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
-    if (this.delivery) after = await this.delivery.observe(repos, after, now);
+    if (this.delivery) after = await this.delivery.observe(repos, after, now, before);
     if (after.status !== before.status || after.phase_key !== before.phase_key) await this.returns.followTracking(repos, after, now);
     await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
     if (after.status === SHIPMENT_STATUS.delivered && before.status !== SHIPMENT_STATUS.delivered) {
