@@ -3,8 +3,8 @@ import { calendarFor } from '../../src/domain/delivery/carrier-calendars.js';
 import { DeliveryPredictor, type PredictedWindow } from '../../src/domain/delivery/delivery-predictor.js';
 import { cellKeysOf, type Lane, laneOf } from '../../src/domain/delivery/lane.js';
 import type { SimulatedShipment } from '../../src/domain/delivery/simulated-history.js';
-import { TransitCells, type TransitCountSource, weekOf } from '../../src/domain/delivery/transit-cells.js';
-import { addCalendarDays, workingDaysAfter } from '../../src/domain/delivery/working-calendar.js';
+import { TransitCells, type TransitCountSource } from '../../src/domain/delivery/transit-cells.js';
+import { addCalendarDays, mondayOf, workingDaysAfter } from '../../src/domain/delivery/working-calendar.js';
 
 /**
  * Walk-forward evaluation of delivery predictions (docs/delivery-intelligence.md, "Evaluation"): for each week,
@@ -136,13 +136,13 @@ export async function walkForward(history: readonly SimulatedShipment[], firstWe
   let weeks = 0;
   let index = 0;
   while (index < cases.length) {
-    const week = weekOf(cases[index].accepted);
+    const week = mondayOf(cases[index].accepted);
     const weekEnd = addCalendarDays(week, 7);
     // What happened before the week began, and nothing after.
     if (useHistory) {
       while (learnedUpTo < learned.length && (learned[learnedUpTo].attempt as string) < week) {
         const sample = learned[learnedUpTo++];
-        for (const key of cellKeysOf(sample.lane)) if (key !== null) counts.add(key, weekOf(sample.accepted), sample.transit as number);
+        for (const key of cellKeysOf(sample.lane)) if (key !== null) counts.add(key, mondayOf(sample.accepted), sample.transit as number);
       }
     }
     const predictor = new DeliveryPredictor(new TransitCells(() => 0));

@@ -5,22 +5,19 @@
  * what is left at its ends, so a year reads a few thousand rows whatever its traffic.
  */
 
+import { dateOfDay, dayNumber, mondayOf } from '../../core/calendar-date.js';
+
 export type RollupUnit = 'week' | 'month';
 
 export const ROLLUP_UNITS: readonly RollupUnit[] = ['week', 'month'];
 
-const DAY_MS = 86_400_000;
-
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const dateOf = dateOfDay;
 /** 0 for Monday … 6 for Sunday. */
-const weekdayOf = (day: number): number => (new Date(day * DAY_MS).getUTCDay() + 6) % 7;
+const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
 /** The first day of the unit that holds `date` (`YYYY-MM-DD`). */
 export function unitStartOf(unit: RollupUnit, date: string): string {
-  if (unit === 'month') return `${date.slice(0, 8)}01`;
-  const day = dayNumber(date);
-  return dateOf(day - weekdayOf(day));
+  return unit === 'month' ? `${date.slice(0, 8)}01` : mondayOf(date);
 }
 
 /** A run of whole units (their first days from `first` to `last`), or of days (`from` to `to`), inclusive. */

@@ -1,9 +1,11 @@
+import { mondayOf } from '../../core/calendar-date.js';
 import type {
   DeliveryCounts,
   DeliveryDimension,
   DeliverySelection,
   LaneParts,
 } from '../../db/repositories/delivery-analytics.repository.js';
+
 import { COUNT_COLUMNS } from '../../db/repositories/delivery-analytics.repository.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import { FieldErrorCollector } from '../errors.js';
@@ -39,13 +41,6 @@ function dayNumberOf(date: string): number | null {
   const time = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== date) return null;
   return time / DAY_MS;
-}
-
-/** The Monday of the ISO week of `date` (weeks run Monday to Sunday). */
-export function mondayOf(date: string): string {
-  const time = Date.parse(`${date}T00:00:00Z`);
-  const sinceMonday = (new Date(time).getUTCDay() + 6) % 7;
-  return new Date(time - sinceMonday * DAY_MS).toISOString().slice(0, 10);
 }
 
 /**

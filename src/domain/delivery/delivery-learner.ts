@@ -8,8 +8,8 @@ import { calendarFor } from './carrier-calendars.js';
 import type { DeliveryPredictor, PredictedWindow } from './delivery-predictor.js';
 import { analyticsLaneKey, cellKeysOf, type Lane, laneOf } from './lane.js';
 import { milestonesOf } from './milestones.js';
-import { type TransitCells, weekOf } from './transit-cells.js';
-import { workingDaysAfter } from './working-calendar.js';
+import type { TransitCells } from './transit-cells.js';
+import { mondayOf, workingDaysAfter } from './working-calendar.js';
 
 type Json = Record<string, any>;
 
@@ -219,7 +219,7 @@ function sameFact(a: DeliveryFactRow, b: DeliveryFactRow): boolean {
 }
 
 function samplesOf(lane: Lane, acceptedDate: string, transit: number, delta: number): TransitSample[] {
-  const week = weekOf(acceptedDate);
+  const week = mondayOf(acceptedDate);
   const samples: TransitSample[] = [];
   cellKeysOf(lane).forEach((cell_key, level) => {
     if (cell_key !== null) samples.push({ level, cell_key, week, transit, delta });

@@ -1,6 +1,6 @@
 import type { TransitCount, TransitSample } from '../../db/repositories/transit-histograms.repository.js';
 import { addSamples, type CellHistogram, emptyHistogram } from './transit-model.js';
-import { addCalendarDays } from './working-calendar.js';
+import { addCalendarDays, mondayOf } from './working-calendar.js';
 
 /** Where the counts come from: the repository, or an evaluation's own store. */
 export interface TransitCountSource {
@@ -16,12 +16,6 @@ export interface RecencyOptions {
 
 export const DEFAULT_RECENCY: RecencyOptions = { halfLifeWeeks: 8, windowWeeks: 26 };
 
-/** The Monday of the ISO week of a date. */
-export function weekOf(date: string): string {
-  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return addCalendarDays(date, -((weekday + 6) % 7));
-}
-
 function weeksBetween(earlier: string, later: string): number {
   return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 604_800_000);
 }
@@ -34,7 +28,7 @@ export function weightedHistograms(
   recency: RecencyOptions = DEFAULT_RECENCY,
 ): Map<string, CellHistogram> {
   const out = new Map<string, CellHistogram>(cellKeys.map((key) => [key, emptyHistogram()]));
-  const current = weekOf(today);
+  const current = mondayOf(today);
   for (const row of counts) {
     const histogram = out.get(row.cell_key);
     if (!histogram) continue;
@@ -74,7 +68,7 @@ export class TransitCells {
     today: string,
   ): Promise<Map<string, CellHistogram>> {
     const now = this.nowMs();
-    const week = weekOf(today);
+    const week = mondayOf(today);
     const out = new Map<string, CellHistogram>();
     const missing: string[] = [];
     for (const key of cellKeys) {
