@@ -1,45 +1,23 @@
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAdminCommands } from '../../src/cli/admin.commands.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { pointCliAt, runCli } from './support.js';
 
 describe('waybill carriers list|add|update (clients of the admin API)', () => {
   let t: TestApp;
   let acct: TestAccount;
-  const saved = { url: process.env.WAYBILL_URL, token: process.env.WAYBILL_ADMIN_TOKEN };
+  let restoreEnv: () => void;
   beforeAll(async () => {
     t = await createTestApp({ env: { WAYBILL_CARRIER_DHLGLB_API_KEY: 'operator-dhl-key' } });
     acct = await t.account();
-    process.env.WAYBILL_URL = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    process.env.WAYBILL_ADMIN_TOKEN = t.adminToken;
+    restoreEnv = pointCliAt(await t.app.listen({ port: 0, host: '127.0.0.1' }), t.adminToken);
   });
   afterAll(async () => {
-    for (const [key, value] of [
-      ['WAYBILL_URL', saved.url],
-      ['WAYBILL_ADMIN_TOKEN', saved.token],
-    ] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv();
     await t.close();
   });
 
-  /** Runs `waybill …args` in this process; returns what it printed, or the error it ended with. */
-  const waybill = async (...args: string[]): Promise<string> => {
-    const program = new Command('waybill').exitOverride().configureOutput({ writeErr: () => {} });
-    registerAdminCommands(program);
-    const out: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
-    });
-    try {
-      await program.parseAsync(['node', 'waybill', ...args]);
-    } finally {
-      write.mockRestore();
-    }
-    return out.join('');
-  };
+  const waybill = (...args: string[]) => runCli(registerAdminCommands, ...args);
 
   it('lists every carrier with what it does and what it needs, the operator-provided settings flagged', async () => {
     const listed = await waybill('carriers', 'list');

@@ -1,49 +1,27 @@
-import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSimulateCommands } from '../../src/cli/simulate.commands.js';
 import { simulateHistory } from '../../src/domain/delivery/simulated-history.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { pointCliAt, runCli } from './support.js';
 
 /** `waybill simulate history|delete`, a client of the admin API, against a listening service (SQLite, or PostgreSQL with DATABASE_URL). */
 describe('waybill simulate', () => {
   let t: TestApp;
   let merchant: TestAccount;
   let neighbour: TestAccount;
-  const saved = { url: process.env.WAYBILL_URL, token: process.env.WAYBILL_ADMIN_TOKEN };
+  let restoreEnv: () => void;
   beforeAll(async () => {
     t = await createTestApp();
     merchant = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
     neighbour = await t.account();
-    process.env.WAYBILL_URL = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    process.env.WAYBILL_ADMIN_TOKEN = t.adminToken;
+    restoreEnv = pointCliAt(await t.app.listen({ port: 0, host: '127.0.0.1' }), t.adminToken);
   });
   afterAll(async () => {
-    for (const [key, value] of [
-      ['WAYBILL_URL', saved.url],
-      ['WAYBILL_ADMIN_TOKEN', saved.token],
-    ] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv();
     await t.close();
   });
 
-  /** Runs `waybill …args` in this process and returns what it printed. */
-  const waybill = async (...args: string[]) => {
-    const program = new Command('waybill').exitOverride().configureOutput({ writeErr: () => {} });
-    registerSimulateCommands(program);
-    const out: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out.push(String(chunk));
-      return true;
-    });
-    try {
-      await program.parseAsync(['node', 'waybill', ...args]);
-    } finally {
-      write.mockRestore();
-    }
-    return out.join('');
-  };
+  const waybill = (...args: string[]) => runCli(registerSimulateCommands, ...args);
 
   /** Every shipment the account lists (GET /v5/shipment/list/, page after page). */
   const listed = async (account: TestAccount) => {
