@@ -135,8 +135,23 @@ describe('waybill simulate', () => {
       ),
     ).rejects.toThrow(/400: .*seed: The account already has this simulated history/);
     expect((await listed(merchant)).length).toBe(401);
+    // Analytics count the history under each shipment's carrier id (it has no carrier configuration).
+    const byCarrier = async () => {
+      const res = await t.as(merchant)('GET', '/v5/analytics/delivery-performance/', undefined, {
+        from: '2025-09-01',
+        to: '2025-11-30',
+        group_by: 'carrier',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.rows as Array<{ key: string; shipments: number }>;
+    };
+    const rows = await byCarrier();
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) expect(row.key).toMatch(/^[a-z0-9]{6}$/);
 
     expect(await waybill('simulate', 'delete', '--account', merchant.accountUuid)).toBe('deleted 400 simulated shipments\n');
+    // Taken out again: no group is left answering zeros.
+    expect(await byCarrier()).toEqual([]);
     expect((await listed(merchant)).map((s) => s.source)).toEqual(['api']);
     expect((await listed(neighbour)).map((s) => s.source)).toEqual(['api']);
     expect(await eventRows()).toBe(eventsBefore);
