@@ -54,6 +54,7 @@ import { shipmentSerializers } from './http/shipment-reply.js';
 import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { CarrierStopJob } from './jobs/carrier-stop.job.js';
+import { DeliveryLearningTask } from './jobs/delivery-learning.task.js';
 import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { NotificationSendJob } from './jobs/notification-send.job.js';
@@ -100,6 +101,8 @@ export interface AppContext {
   smsHooks: SmsHooksService;
   /** Predicted delivery windows and the facts delivery analytics count (src/domain/delivery). */
   deliveryLearner: DeliveryLearner;
+  /** Counts the shipments tracking changes queued for delivery intelligence (a worker's periodic task). */
+  deliveryLearning: DeliveryLearningTask;
   worker: Worker;
   log: Logger;
   close(): Promise<void>;
@@ -179,6 +182,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const returns = new ReturnsService(repos, shipments, outbox, clock);
   const transitCells = new TransitCells(() => clock.now().getTime());
   const deliveryLearner = new DeliveryLearner(new DeliveryPredictor(transitCells), transitCells, config.predictionScope);
+  const deliveryLearning = new DeliveryLearningTask(repos, deliveryLearner);
   const trackingFollowers = new TrackingFollowers(returns, outbox, new ShipmentNotifications(planner), deliveryLearner);
   const manualEvents = new ManualEventsService(
     repos,
@@ -242,7 +246,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
       new CarrierStopJob(repos, carriers, carrierConfigs, clock),
       notificationJob,
     ],
-    [poller, new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush), new HousekeepingTask(repos, clock)],
+    [
+      poller,
+      new PushSubscriber(repos, carriers, carrierConfigs, clock, log, {}, carrierPush),
+      new HousekeepingTask(repos, clock),
+      deliveryLearning,
+    ],
     {
       leaseMs: config.jobLeaseMs,
     },
@@ -280,6 +289,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     notifications,
     smsHooks,
     deliveryLearner,
+    deliveryLearning,
     worker,
     log,
     close: async () => {

@@ -21,6 +21,7 @@ import * as pollLeases from './migrations/0020_poll_leases.js';
 import * as carrierFallback from './migrations/0021_carrier_fallback.js';
 import * as trackingNumberKey from './migrations/0022_tracking_number_key.js';
 import * as deliveryIntelligence from './migrations/0023_delivery_intelligence.js';
+import * as deliveryLearningQueue from './migrations/0024_delivery_learning_queue.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0021_carrier_fallback': carrierFallback,
   '0022_tracking_number_key': trackingNumberKey,
   '0023_delivery_intelligence': deliveryIntelligence,
+  '0024_delivery_learning_queue': deliveryLearningQueue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

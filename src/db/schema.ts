@@ -397,6 +397,12 @@ export interface TransitHistogramsTable {
   shipments: number;
 }
 
+/** Shipments whose journey changed since delivery intelligence last counted them (0024_delivery_learning_queue). */
+export interface DeliveryLearningTable {
+  shipment_row_id: number;
+  queued_at: string;
+}
+
 /** Per tracked shipment, the milestones delivery analytics count (0023_delivery_intelligence). */
 export interface DeliveryFactsTable {
   shipment_row_id: number;
@@ -495,6 +501,7 @@ export interface Database {
   notification_suppressions: NotificationSuppressionsTable;
   transit_histograms: TransitHistogramsTable;
   delivery_facts: DeliveryFactsTable;
+  delivery_learning: DeliveryLearningTable;
   delivery_daily: DeliveryDailyTable;
   delivery_daily_transits: DeliveryDailyTransitsTable;
   delivery_rollups: DeliveryRollupsTable;

@@ -136,7 +136,11 @@ async function post(t: TestApp, acct: TestAccount, id: string, list: Array<{ eve
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** Counts what tracking changes queued, as a worker's learning task does every few seconds. */
+const learned = (t: TestApp) => t.context.deliveryLearning.drain();
+
 async function performance(t: TestApp, acct: TestAccount, groupBy: string, from = '2026-09-01', to = '2026-09-30') {
+  await learned(t);
   const res = await t.call(acct.token, 'GET', '/v5/analytics/delivery-performance/', undefined, { from, to, group_by: groupBy });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.rows as Array<Record<string, any>>;
@@ -149,6 +153,7 @@ function rowOf(rows: Array<Record<string, any>>, key: string): Record<string, an
 }
 
 async function tableSums(t: TestApp): Promise<Record<string, number>> {
+  await learned(t);
   const db = t.context.database.db;
   const sum = async (table: 'transit_histograms' | 'delivery_daily' | 'delivery_daily_transits', column: string) =>
     Number(

@@ -35,7 +35,10 @@ async function details(t: TestApp, acct: TestAccount, id: string, version = '/v5
   return res.json().data;
 }
 
-/** `count` shipments of the lane accepted Monday and delivered Tuesday (one working day). */
+/** Counts what tracking changes queued, as a worker's learning task does every few seconds. */
+const learned = (t: TestApp) => t.context.deliveryLearning.drain();
+
+/** `count` shipments of the lane accepted Monday and delivered Tuesday (one working day), counted. */
 async function history(t: TestApp, acct: TestAccount, prefix: string, count: number) {
   for (let i = 0; i < count; i++) {
     const id = `${prefix}-${i}`;
@@ -45,6 +48,7 @@ async function history(t: TestApp, acct: TestAccount, prefix: string, count: num
       { event_key: 'delivered', time: '2026-11-17T11:00:00' },
     ]);
   }
+  await learned(t);
 }
 
 describe('predicted delivery windows', () => {
@@ -130,8 +134,9 @@ describe('predicted delivery windows', () => {
   });
 
   it('does not learn from parcels returned to sender or lost', async () => {
-    const count = async () =>
-      Number(
+    const count = async () => {
+      await learned(t);
+      return Number(
         (
           await t.context.database.db
             .selectFrom('transit_histograms')
@@ -140,6 +145,7 @@ describe('predicted delivery windows', () => {
             .executeTakeFirstOrThrow()
         ).n,
       );
+    };
     const before = await count();
     await shipment(t, acct, 'p-rts', 'WB2000103');
     await events(t, acct, 'p-rts', [

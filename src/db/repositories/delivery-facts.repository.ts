@@ -98,6 +98,33 @@ export class DeliveryFactsRepository {
     await putFact.execute(this.db, ...FACT_COLUMNS.map((column) => fact[column]));
   }
 
+  /** The facts of several shipments, by shipment. */
+  async getMany(shipmentRowIds: readonly number[]): Promise<Map<number, DeliveryFactRow>> {
+    if (shipmentRowIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('delivery_facts')
+      .selectAll()
+      .where('shipment_row_id', 'in', [...shipmentRowIds])
+      .execute();
+    return new Map(rows.map((row) => [Number(row.shipment_row_id), row]));
+  }
+
+  /** Writes several shipments' facts in one statement, in shipment order (two writers lock rows in the same order). */
+  async putMany(facts: readonly DeliveryFactRow[]): Promise<void> {
+    if (facts.length === 0) return;
+    await this.db
+      .insertInto('delivery_facts')
+      .values([...facts].sort((a, b) => a.shipment_row_id - b.shipment_row_id))
+      .onConflict((oc) =>
+        oc
+          .column('shipment_row_id')
+          .doUpdateSet((eb) =>
+            Object.fromEntries(FACT_COLUMNS.filter((c) => c !== 'shipment_row_id').map((c) => [c, eb.ref(`excluded.${c}`)])),
+          ),
+      )
+      .execute();
+  }
+
   /**
    * Adds the differences to the daily rows (created at zero when missing), one statement per table, and to
    * the week and month rows that hold them (`delivery_rollups`), so that a period's whole weeks and months can
@@ -162,8 +189,9 @@ function keyedBy(keys: readonly RollupKey[]) {
 }
 
 /**
- * The daily differences applied to their weeks and months: the counters in one upsert; the histograms (JSON)
- * read after their rows are locked by a write in this transaction, added to, and written back per row.
+ * The daily differences applied to their weeks and months: the counters in one upsert, which also locks the
+ * rows whose histogram changes; the histograms (JSON) then read, added to, and written back per row. Rows are taken in key order, as the learner orders the daily rows: two writers never wait on each
+ * other in a cycle.
  */
 async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], transits: readonly DailyTransitDelta[]): Promise<void> {
   const counted = new Map<string, Insertable<DeliveryRollupsTable>>();
@@ -176,19 +204,6 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
       if (existing) for (const counter of DAILY_COUNTERS) existing[counter] += row[counter];
       else counted.set(id, { ...rest, ...key, transits: '[]' });
     }
-  }
-  if (counted.size > 0) {
-    await db
-      .insertInto('delivery_rollups')
-      .values([...counted.values()])
-      .onConflict((oc) =>
-        oc.columns(['account_id', 'unit', 'start', 'lane_key']).doUpdateSet((eb) => {
-          const set: Record<string, unknown> = {};
-          for (const counter of DAILY_COUNTERS) set[counter] = eb(`delivery_rollups.${counter}`, '+', eb.ref(`excluded.${counter}`));
-          return set;
-        }),
-      )
-      .execute();
   }
 
   const changed = new Map<string, { key: RollupKey; histogram: RollupHistogram }>();
@@ -208,9 +223,22 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
       entry.histogram.set(transit.transit, counts);
     }
   }
+  const ordered = [...counted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (ordered.length > 0)
+    await db
+      .insertInto('delivery_rollups')
+      .values(ordered.map(([, row]) => row))
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'unit', 'start', 'lane_key']).doUpdateSet((eb) => {
+          const set: Record<string, unknown> = {};
+          for (const counter of DAILY_COUNTERS) set[counter] = eb(`delivery_rollups.${counter}`, '+', eb.ref(`excluded.${counter}`));
+          return set;
+        }),
+      )
+      .execute();
   if (changed.size === 0) return;
-  // A histogram is read, added to and written back: its row must be locked first (PostgreSQL), which the
-  // counters' upsert did for the rows it touched; the others are locked by a write that changes nothing.
+  // Rows whose histogram changes without their counters are locked by a write that changes nothing (the learner
+  // passes the daily row of every transit's day, so its histograms' rows were all locked by the upsert).
   const unlocked = [...changed].filter(([id]) => !counted.has(id)).map(([, entry]) => entry.key);
   if (unlocked.length > 0)
     await db
@@ -218,6 +246,7 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
       .set((eb) => ({ transits: eb.ref('transits') }))
       .where(keyedBy(unlocked))
       .execute();
+
   const current = await db
     .selectFrom('delivery_rollups')
     .select(['account_id', 'unit', 'start', 'lane_key', 'transits'])
@@ -226,7 +255,7 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
   const stored = new Map(
     current.map((row) => [rollupId({ ...row, account_id: Number(row.account_id), unit: row.unit as RollupUnit }), row.transits]),
   );
-  for (const [id, { key, histogram }] of changed) {
+  for (const [id, { key, histogram }] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const text = stored.get(id);
     // The week and month of a day with transits were written with its counters: missing means the rollups
     // were not kept with the days, and adding to nothing would leave them wrong.

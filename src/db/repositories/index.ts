@@ -11,6 +11,7 @@ import { CredentialsRepository } from './credentials.repository.js';
 import { DeliveryAnalyticsRepository } from './delivery-analytics.repository.js';
 import { DeliveryExceptionsRepository } from './delivery-exceptions.repository.js';
 import { DeliveryFactsRepository } from './delivery-facts.repository.js';
+import { DeliveryLearningRepository } from './delivery-learning.repository.js';
 import { DocumentFilesRepository } from './document-files.repository.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { JobsRepository } from './jobs.repository.js';
@@ -50,6 +51,7 @@ export class Repositories {
   readonly deliveryExceptions: DeliveryExceptionsRepository;
   readonly transitHistograms: TransitHistogramsRepository;
   readonly deliveryFacts: DeliveryFactsRepository;
+  readonly deliveryLearning: DeliveryLearningRepository;
 
   constructor(
     readonly db: Kysely<Database>,
@@ -78,6 +80,7 @@ export class Repositories {
     this.deliveryExceptions = new DeliveryExceptionsRepository(db);
     this.transitHistograms = new TransitHistogramsRepository(db);
     this.deliveryFacts = new DeliveryFactsRepository(db);
+    this.deliveryLearning = new DeliveryLearningRepository(db, dialect);
   }
 
   /** Runs `work` in one transaction with repositories bound to it. */

@@ -408,6 +408,16 @@ export class ShipmentsRepository {
     return findById.executeTakeFirst(this.db, id);
   }
 
+  /** Rows by id, without locking them (those deleted meanwhile are missing). */
+  async findByIds(ids: readonly number[]): Promise<ShipmentRow[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
   /** `update` without reading the row back, for a caller that knows what it wrote (a row it holds locked). */
   async write(id: number, changes: Updateable<ShipmentsTable>): Promise<void> {
     await writeById(this.db, writes, 'shipments', id, changes);

@@ -178,6 +178,24 @@ export class TrackingEventsRepository {
     return phaseTimes.execute(this.db, shipmentRowId);
   }
 
+  /** `phaseTimesOf` for several shipments in one statement. */
+  async phaseTimesOfMany(
+    shipmentRowIds: readonly number[],
+  ): Promise<Map<number, Array<Pick<TrackingEventRow, 'phase_key' | 'event_key' | 'time_text' | 'time_utc' | 'timezone'>>>> {
+    const byShipment = new Map<number, Array<Pick<TrackingEventRow, 'phase_key' | 'event_key' | 'time_text' | 'time_utc' | 'timezone'>>>(
+      shipmentRowIds.map((id) => [id, []]),
+    );
+    if (shipmentRowIds.length === 0) return byShipment;
+    const rows = await this.db
+      .selectFrom('tracking_events')
+      .select(['shipment_row_id', 'phase_key', 'event_key', 'time_text', 'time_utc', 'timezone'])
+      .where('shipment_row_id', 'in', [...shipmentRowIds])
+      .where('phase_key', 'is not', null)
+      .execute();
+    for (const { shipment_row_id, ...row } of rows) byShipment.get(Number(shipment_row_id))?.push(row);
+    return byShipment;
+  }
+
   /** Events of several shipments at once (list pages), each shipment's newest first. */
   async listForShipments(shipmentRowIds: number[]): Promise<Map<number, TrackingEventRow[]>> {
     const byShipment = new Map<number, TrackingEventRow[]>(shipmentRowIds.map((id) => [id, []]));

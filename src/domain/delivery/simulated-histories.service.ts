@@ -33,7 +33,7 @@ export interface SimulationReport {
 
 /** What delivery intelligence is told of simulated shipments, as of those a carrier tracks. */
 export interface SimulationHooks {
-  onShipment?: SimulatedShipmentHook;
+  onShipments?: SimulatedShipmentHook;
   beforeDelete?: SimulatedShipmentRemoval;
 }
 
@@ -61,7 +61,7 @@ export class SimulatedHistories {
       end,
       now: end === today ? now : undefined,
     });
-    const written = await writeSimulatedHistory(this.repos, accountId, history, this.hooks.onShipment, now);
+    const written = await writeSimulatedHistory(this.repos, accountId, history, this.hooks.onShipments, now);
     return {
       shipments: written.shipments,
       events: written.events,

@@ -22,12 +22,12 @@ export const SIMULATION_EVENT_ORIGIN = 'simulation';
 export const SIMULATION_BATCH = 500;
 
 /**
- * Told of each simulated shipment in its transaction, after its events are stored and its status and phase moved:
- * what a carrier poll's followers would be told (delivery intelligence learns from it).
+ * Told of each batch of simulated shipments in its transaction, after their events are stored and their status and
+ * phase moved: what a carrier poll's followers would be told (delivery intelligence learns from them).
  */
-export type SimulatedShipmentHook = (repos: Repositories, shipment: ShipmentRow, now: string) => Promise<void>;
-/** Told of each simulated shipment in the transaction that deletes it, before it goes. */
-export type SimulatedShipmentRemoval = (repos: Repositories, shipment: ShipmentRow) => Promise<void>;
+export type SimulatedShipmentHook = (repos: Repositories, shipments: readonly ShipmentRow[], now: string) => Promise<void>;
+/** Told of each batch of simulated shipments in the transaction that deletes them, before they go. */
+export type SimulatedShipmentRemoval = (repos: Repositories, shipments: readonly ShipmentRow[]) => Promise<void>;
 
 export interface WrittenHistory {
   shipments: number;
@@ -46,7 +46,7 @@ export async function writeSimulatedHistory(
   repos: Repositories,
   accountId: number,
   shipments: readonly SimulatedShipment[],
-  onShipment?: SimulatedShipmentHook,
+  onShipments?: SimulatedShipmentHook,
   now: string = new Date().toISOString(),
 ): Promise<WrittenHistory> {
   for (let start = 0; start < shipments.length; start += SIMULATION_BATCH) {
@@ -86,8 +86,8 @@ export async function writeSimulatedHistory(
           throw new Error(`simulated shipment ${row.shipment_id}: its events were not stored as prepared`);
         }
         stored += entry.created;
-        if (onShipment) await onShipment(trx, row, now);
       }
+      if (onShipments) await onShipments(trx, rows, now);
       return stored;
     });
   }
@@ -96,7 +96,7 @@ export async function writeSimulatedHistory(
 
 /**
  * Deletes the account's simulated shipments (source `simulation`) and, through the foreign keys, everything that
- * belongs to them; nothing else. `beforeDelete` is told of each first, in the deleting transaction (delivery
+ * belongs to them; nothing else. `beforeDelete` is told of each batch first, in the deleting transaction (delivery
  * intelligence takes it out of its aggregates). Answers how many shipments were deleted.
  */
 export async function deleteSimulatedHistory(
@@ -109,7 +109,7 @@ export async function deleteSimulatedHistory(
     const count = await repos.transaction(async (trx) => {
       const simulated = new SimulatedHistoryRepository(trx.db);
       const page = await simulated.page(accountId, SIMULATION_SOURCE, 0, SIMULATION_BATCH);
-      if (beforeDelete) for (const shipment of page) await beforeDelete(trx, shipment);
+      if (beforeDelete) await beforeDelete(trx, page);
       return simulated.delete(
         accountId,
         SIMULATION_SOURCE,

@@ -46,7 +46,8 @@ interface Cached {
 
 /**
  * Lane cells' histograms, read from the store and kept for `ttlMs`: a prediction reads five cells, and busy
- * lanes are asked thousands of times a minute. A first attempt recorded elsewhere counts within `ttlMs`.
+ * lanes are asked thousands of times a minute. A first attempt counted in another process shows here within
+ * `ttlMs` (50 s: with the learner's 5 s between counts, within a minute of its event).
  */
 export class TransitCells {
   private readonly cache = new Map<string, Cached>();
@@ -54,7 +55,7 @@ export class TransitCells {
   constructor(
     private readonly nowMs: () => number,
     private readonly options: { ttlMs: number; maxEntries: number; recency: RecencyOptions } = {
-      ttlMs: 60_000,
+      ttlMs: 50_000,
       maxEntries: 50_000,
       recency: DEFAULT_RECENCY,
     },

@@ -166,10 +166,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Simulated shipments teach predictions and fill analytics as tracked ones do, and are taken out again on delete.
   const learner = app.context.deliveryLearner;
   const simulations = new SimulatedHistories(app.context.repos, app.context.clock, {
-    onShipment: async (repos, shipment, now) => {
-      await learner.observe(repos, shipment, now);
+    // Counted with their batch, so that the next batch's windows are issued from the history written before it.
+    onShipments: async (repos, shipments, now) => {
+      for (const shipment of shipments) await learner.observe(repos, shipment, now);
+      await learner.learn(
+        repos,
+        shipments.map((shipment) => shipment.id),
+      );
     },
-    beforeDelete: (repos, shipment) => learner.forget(repos, shipment),
+    beforeDelete: (repos, shipments) => learner.forget(repos, shipments),
   });
 
   app.post(

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/clock.js';
+import { DeliveryLearningTask } from '../../src/jobs/delivery-learning.task.js';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+
+/**
+ * A tracking change queues its shipment for delivery intelligence in its own transaction; the worker's learning
+ * task counts the queue in batches (SQLite, or PostgreSQL with DATABASE_URL).
+ */
+describe('delivery learning from the queue', () => {
+  let t: TestApp;
+  let acct: TestAccount;
+  let n = 0;
+  beforeAll(async () => {
+    t = await createTestApp({ clock: new ManualClock(new Date('2026-11-23T09:00:00Z')) });
+    acct = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
+  });
+  afterAll(() => t.close());
+
+  /** A shipment of one lane accepted Monday 16 November and first attempted Tuesday. */
+  async function delivered(): Promise<string> {
+    const id = `l-${++n}`;
+    const created = await t.call(acct.token, 'POST', '/v5/shipment/', {
+      shipment_id: id,
+      tracking_number: `WB6${String(n).padStart(6, '0')}`,
+      carrier_reference: 'sandbox',
+      sender_address: { country_code: 'DE', postal_code: '80331' },
+      recipient_address: { country_code: 'DE', postal_code: '10115' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const res = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: id,
+      events: [
+        { event: 'picked_up', event_key: 'picked_up', time: '2026-11-16T18:00:00', timezone: 'Europe/Berlin' },
+        { event: 'delivered', event_key: 'delivered', time: '2026-11-17T11:00:00', timezone: 'Europe/Berlin' },
+      ],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return id;
+  }
+
+  const db = () => t.context.database.db;
+  const sampled = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('transit_histograms')
+          .select((eb) => eb.fn.sum<number>('shipments').as('n'))
+          .where('level', '=', 4)
+          .executeTakeFirstOrThrow()
+      ).n ?? 0,
+    );
+  const counted = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('delivery_daily')
+          .select((eb) => eb.fn.sum<number>('first_attempts').as('n'))
+          .executeTakeFirstOrThrow()
+      ).n ?? 0,
+    );
+  const performance = async () => {
+    const res = await t.call(acct.token, 'GET', '/v5/analytics/delivery-performance/', undefined, {
+      from: '2026-11-01',
+      to: '2026-11-30',
+      group_by: 'carrier',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.rows as Array<Record<string, any>>;
+  };
+
+  it('counts a first attempt when the task runs, not in the event write, and once however often it runs', async () => {
+    const before = await sampled();
+    await delivered();
+    // The window shows with the write; the counts wait for the task.
+    expect(await t.context.repos.deliveryLearning.size()).toBe(1);
+    expect(await sampled()).toBe(before);
+    expect(await performance()).toEqual([]);
+    expect(await t.context.deliveryLearning.runOnce()).toBe(1);
+    expect(await sampled()).toBe(before + 1);
+    expect(await t.context.repos.deliveryLearning.size()).toBe(0);
+    expect(await performance()).toMatchObject([{ key: 'sandbox', shipments: 1, first_attempts: 1 }]);
+    // Nothing queued: running again, or draining, changes nothing.
+    expect(await t.context.deliveryLearning.drain()).toBe(0);
+    expect(await sampled()).toBe(before + 1);
+  });
+
+  it('several learners counting at once count each shipment once', async () => {
+    const before = { sampled: await sampled(), counted: await counted() };
+    for (let i = 0; i < 30; i++) await delivered();
+    expect(await t.context.repos.deliveryLearning.size()).toBe(30);
+    const learners = [0, 1, 2].map(() => new DeliveryLearningTask(t.context.repos, t.context.deliveryLearner, { batchSize: 4 }));
+    const taken = await Promise.all(learners.map((learner) => learner.drain()));
+    expect(taken.reduce((a, b) => a + b, 0)).toBe(30);
+    expect(await t.context.repos.deliveryLearning.size()).toBe(0);
+    expect(await sampled()).toBe(before.sampled + 30);
+    expect(await counted()).toBe(before.counted + 30);
+  });
+
+  it('a shipment changed again after it was counted is counted again, as the difference it makes', async () => {
+    const id = await delivered();
+    await t.context.deliveryLearning.drain();
+    const before = { sampled: await sampled(), counted: await counted() };
+    // Sent back to the sender after its attempt: no longer a transit sample, still a first attempt.
+    const res = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: id,
+      events: [{ event: 'returned_to_sender', event_key: 'returned_to_sender', time: '2026-11-19T12:00:00', timezone: 'Europe/Berlin' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.context.deliveryLearning.drain()).toBe(1);
+    expect(await sampled()).toBe(before.sampled - 1);
+    expect(await counted()).toBe(before.counted);
+  });
+});
