@@ -33,7 +33,13 @@ export function assertSharedRateLimit(config: Config, processes: number): void {
  * and the generated secret key and admin token when they are not configured.
  */
 export async function prepareOnce(config: Config): Promise<{ dialect: string; description: string; adminTokenFile: string | null }> {
-  const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+  const handle = openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    sqliteSynchronous: config.sqliteSynchronous,
+    // Ended idle connections are replaced at the next query.
+    onIdleConnectionError: () => {},
+  });
   try {
     await migrateToLatest(handle.db, handle.dialect === 'postgres' ? 'public' : undefined);
   } finally {

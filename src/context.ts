@@ -120,11 +120,13 @@ export interface ContextOptions {
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock;
+  const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
   const database = openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     sqliteSynchronous: config.sqliteSynchronous,
     pgSchema: options.pgSchema,
+    onIdleConnectionError: (error) => log.warn({ err: error }, 'PostgreSQL ended an idle connection; the next query opens a new one'),
   });
   try {
     if (options.migrate !== false)
@@ -154,7 +156,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.carrierConfigCacheSeconds * 1000,
   );
   const repos = new Repositories(database.db, database.dialect);
-  const log = options.logger ?? pino({ level: config.logLevel, name: 'waybill' });
   const files = new DatabaseFileStore(repos.documentFiles, clock);
   // Before anything is served, so no ready document is answered without its file (see docs/operations.md).
   await moveDiskFilesIn(config.dataDir, repos.documentFiles, () => clock.now(), log).catch(async (error) => {

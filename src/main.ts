@@ -95,7 +95,13 @@ program
   .description('apply database migrations and exit')
   .action(async () => {
     const config = loadConfig();
-    const handle = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, sqliteSynchronous: config.sqliteSynchronous });
+    const handle = openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      sqliteSynchronous: config.sqliteSynchronous,
+      // Ended idle connections are replaced at the next query.
+      onIdleConnectionError: () => {},
+    });
     const applied = await migrateToLatest(handle.db, handle.dialect === 'postgres' ? 'public' : undefined);
     await handle.close();
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');

@@ -29,6 +29,12 @@ export interface DatabaseOptions {
    * acknowledged write is lost to a power cut; `normal` leaves the last commits to the operating system.
    */
   sqliteSynchronous?: 'full' | 'normal';
+  /**
+   * PostgreSQL only: told when the server ends an idle connection (a restart, a failover, an operator). The pool
+   * drops that connection and opens a new one for the next query; without a listener the error would stop the
+   * process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -80,6 +86,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     max: options.poolSize ?? 10,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
   });
+  pool.on('error', (error) => options.onIdleConnectionError?.(error));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const parsed = new URL(url);
   return {
