@@ -165,10 +165,16 @@ describe('delivery analytics rollups', () => {
       const time = Date.parse(`${day}T00:00:00Z`);
       return new Date(time - ((new Date(time).getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
     };
-    const unitsOf = (day: string, laneKey: string) => [
-      JSON.stringify(['week', monday(day), laneKey]),
-      JSON.stringify(['month', `${day.slice(0, 7)}-01`, laneKey]),
-    ];
+    // By lane, and by configuration, carrier and service (the first three parts of the lane's key).
+    const unitsOf = (day: string, laneKey: string) => {
+      const carrierKey = JSON.stringify((JSON.parse(laneKey) as string[]).slice(0, 3));
+      return [
+        JSON.stringify(['week', monday(day), laneKey]),
+        JSON.stringify(['month', `${day.slice(0, 7)}-01`, laneKey]),
+        JSON.stringify(['carrier_week', monday(day), carrierKey]),
+        JSON.stringify(['carrier_month', `${day.slice(0, 7)}-01`, carrierKey]),
+      ];
+    };
     for (const row of days)
       for (const id of unitsOf(row.day, row.lane_key)) {
         const entry = expected.get(id) ?? { counts: Object.fromEntries(COUNTERS.map((c) => [c, 0])), histogram: new Map() };
@@ -248,17 +254,15 @@ describe('delivery analytics rollups', () => {
     );
   }, 120_000);
 
-  it('reads the rollups for whole weeks and months: a year is not summed from its days', async () => {
+  it.each([
+    ['carrier', 'carrier_month'],
+    ['lane', 'month'],
+  ] as const)('reads the rollups for whole weeks and months: a year by %s is not summed from its days (%s rows)', async (groupBy, unit) => {
     // Rollups nobody else reads: a wrong answer would show here if any of the year came from them.
-    const year = query(31, 365, ['carrier'], 0);
+    const year = query(31, 365, [groupBy], 0);
     const before = await rollupsOnly().performance(accountId, year);
     const db = t.context.repos.db;
-    await db
-      .updateTable('delivery_rollups')
-      .set({ shipments: 0 })
-      .where('account_id', '=', accountId)
-      .where('unit', '=', 'month')
-      .execute();
+    await db.updateTable('delivery_rollups').set({ shipments: 0 }).where('account_id', '=', accountId).where('unit', '=', unit).execute();
     try {
       const after = await rollupsOnly().performance(accountId, year);
       expect(after.rows.reduce((sum, row) => sum + row.shipments, 0)).toBe(0);
@@ -272,7 +276,8 @@ describe('delivery analytics rollups', () => {
         .execute();
       const sums = new Map<string, number>();
       for (const row of days) {
-        const id = JSON.stringify([`${row.day.slice(0, 7)}-01`, row.lane_key]);
+        const key = unit === 'month' ? row.lane_key : JSON.stringify((JSON.parse(row.lane_key) as string[]).slice(0, 3));
+        const id = JSON.stringify([`${row.day.slice(0, 7)}-01`, key]);
         sums.set(id, (sums.get(id) ?? 0) + Number(row.shipments));
       }
       for (const [id, shipments] of sums) {
@@ -281,7 +286,7 @@ describe('delivery analytics rollups', () => {
           .updateTable('delivery_rollups')
           .set({ shipments })
           .where('account_id', '=', accountId)
-          .where('unit', '=', 'month')
+          .where('unit', '=', unit)
           .where('start', '=', start)
           .where('lane_key', '=', laneKey)
           .execute();

@@ -2,14 +2,18 @@ import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, DeliveryDailyTable, DeliveryDailyTransitsTable, DeliveryRollupsTable } from '../schema.js';
 import {
+  type CarrierParts,
+  carrierColumns,
   formatRollupTransits,
   type PeriodPart,
   periodParts,
-  ROLLUP_UNITS,
+  type RollupGrain,
   type RollupHistogram,
   type RollupUnit,
+  rollupId,
+  rollupKeysOf,
+  storedUnit,
   timingIndex,
-  unitStartOf,
 } from './delivery-rollup-units.js';
 
 /**
@@ -155,13 +159,20 @@ export class DeliveryAnalyticsRepository {
   ): Promise<DeliverySums> {
     const withLane = dimensions.includes('lane_key');
     const groupColumns = withLane ? [...new Set([...dimensions, ...LANE_PART_COLUMNS])] : dimensions;
+    // By configuration or unit alone (the filters are configuration and service): the carrier-grain rows, one per
+    // configuration, service and unit, hold the same sums as the lanes' rows, a twelfth as many of them here.
+    const grain: RollupGrain = dimensions.every((column) => column === 'carrier_reference' || column === 'day') ? 'carrier' : 'lane';
     // 'day' is the unit's first day in a rollup row.
     const columnOf = (column: DeliveryDimension | (typeof LANE_PART_COLUMNS)[number]) => (column === 'day' ? 'start' : column);
     let query = this.db
       .selectFrom('delivery_rollups as r')
       .where('r.account_id', '=', selection.accountId)
       .where((eb) =>
-        eb.or(runs.map((run) => eb.and([eb('r.unit', '=', run.unit), eb('r.start', '>=', run.first), eb('r.start', '<=', run.last)]))),
+        eb.or(
+          runs.map((run) =>
+            eb.and([eb('r.unit', '=', storedUnit(run.unit, grain)), eb('r.start', '>=', run.first), eb('r.start', '<=', run.last)]),
+          ),
+        ),
       );
     if (selection.carrierReference !== undefined) query = query.where('r.carrier_reference', '=', selection.carrierReference);
     if (selection.shippingService !== undefined) query = query.where('r.shipping_service', '=', selection.shippingService);
@@ -310,34 +321,36 @@ export class DeliveryAnalyticsRepository {
   }
 }
 
-/** The week and month rows of `days` and their `transits`, as `applyDaily` would have left them. */
+/** The week and month rows (both grains) of `days` and their `transits`, as `applyDaily` would have left them. */
 function rollupsOf(
   days: Insertable<DeliveryDailyTable>[],
   transits: Insertable<DeliveryDailyTransitsTable>[],
 ): Insertable<DeliveryRollupsTable>[] {
   const rollups = new Map<string, { row: Insertable<DeliveryRollupsTable>; histogram: RollupHistogram }>();
-  const idOf = (unit: RollupUnit, row: { account_id: number; day: string; lane_key: string }) =>
-    JSON.stringify([row.account_id, unit, unitStartOf(unit, row.day), row.lane_key]);
+  const carriers = new Map<string, CarrierParts>();
   for (const day of days) {
-    const { day: date, ...rest } = day;
-    for (const unit of ROLLUP_UNITS) {
-      const id = idOf(unit, day);
+    const { day: _date, ...rest } = day;
+    carriers.set(day.lane_key, day);
+    for (const { key, grain } of rollupKeysOf(day, day)) {
+      const id = rollupId(key);
       const existing = rollups.get(id);
       if (existing) {
         const sums = existing.row as unknown as Record<string, number>;
         for (const column of COUNT_COLUMNS) sums[column] += Number(day[column]);
       } else {
         const counts = Object.fromEntries(COUNT_COLUMNS.map((column) => [column, Number(day[column])]));
-        rollups.set(id, { row: { ...rest, ...counts, unit, start: unitStartOf(unit, date), transits: '[]' }, histogram: new Map() });
+        const lane = grain === 'carrier' ? carrierColumns(day) : {};
+        rollups.set(id, { row: { ...rest, ...lane, ...counts, ...key, transits: '[]' }, histogram: new Map() });
       }
     }
   }
   for (const transit of transits) {
     const at = timingIndex(transit.timing);
-    if (at < 0) continue;
-    for (const unit of ROLLUP_UNITS) {
-      const rollup = rollups.get(idOf(unit, transit));
-      // A histogram without its daily row is read by no query: the rollups leave it out too.
+    const carrier = carriers.get(transit.lane_key);
+    // A histogram without its daily row is read by no query: the rollups leave it out too.
+    if (at < 0 || !carrier) continue;
+    for (const { key } of rollupKeysOf(transit, carrier)) {
+      const rollup = rollups.get(rollupId(key));
       if (!rollup) continue;
       const counts = rollup.histogram.get(transit.transit) ?? [0, 0, 0, 0];
       counts[at] += transit.shipments;

@@ -2,13 +2,16 @@ import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
 import { PreparedQuery } from '../prepared-query.js';
 import type { Database, DeliveryDailyTable, DeliveryFactsTable, DeliveryRollupsTable } from '../schema.js';
 import {
+  type CarrierParts,
+  carrierColumns,
+  carrierPartsOfLane,
   formatRollupTransits,
   parseRollupTransits,
-  ROLLUP_UNITS,
   type RollupHistogram,
-  type RollupUnit,
+  type RollupKey,
+  rollupId,
+  rollupKeysOf,
   timingIndex,
-  unitStartOf,
 } from './delivery-rollup-units.js';
 
 export type DeliveryFactRow = Selectable<DeliveryFactsTable>;
@@ -159,20 +162,6 @@ export class DeliveryFactsRepository {
   }
 }
 
-/** The key of a `delivery_rollups` row. */
-interface RollupKey {
-  account_id: number;
-  unit: RollupUnit;
-  start: string;
-  lane_key: string;
-}
-
-const rollupId = (key: RollupKey): string => JSON.stringify([key.account_id, key.unit, key.start, key.lane_key]);
-
-function rollupKeyOf(unit: RollupUnit, delta: { account_id: number; day: string; lane_key: string }): RollupKey {
-  return { account_id: delta.account_id, unit, start: unitStartOf(unit, delta.day), lane_key: delta.lane_key };
-}
-
 /** Rows whose key is one of `keys`. */
 function keyedBy(keys: readonly RollupKey[]) {
   return (eb: ExpressionBuilder<Database, 'delivery_rollups'>) =>
@@ -190,19 +179,23 @@ function keyedBy(keys: readonly RollupKey[]) {
 
 /**
  * The daily differences applied to their weeks and months: the counters in one upsert, which also locks the
- * rows whose histogram changes; the histograms (JSON) then read, added to, and written back per row. Rows are taken in key order, as the learner orders the daily rows: two writers never wait on each
- * other in a cycle.
+ * rows whose histogram changes; the histograms (JSON) then read, added to, and written back per row. Each day
+ * counts in its week and month by lane and by configuration and service (RollupGrain). Rows are taken in key
+ * order, as the learner orders the daily rows: two writers never wait on each other in a cycle.
  */
 async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], transits: readonly DailyTransitDelta[]): Promise<void> {
   const counted = new Map<string, Insertable<DeliveryRollupsTable>>();
+  // A lane's configuration, carrier and service, from its daily row (else from its key).
+  const carriers = new Map<string, CarrierParts>();
+  for (const row of rows) carriers.set(row.lane_key, row);
+  const carrierOf = (laneKey: string) => carriers.get(laneKey) ?? carrierPartsOfLane(laneKey);
   for (const row of rows) {
     const { day: _day, ...rest } = row;
-    for (const unit of ROLLUP_UNITS) {
-      const key = rollupKeyOf(unit, row);
+    for (const { key, grain } of rollupKeysOf(row, row)) {
       const id = rollupId(key);
       const existing = counted.get(id) as Record<DailyCounter, number> | undefined;
       if (existing) for (const counter of DAILY_COUNTERS) existing[counter] += row[counter];
-      else counted.set(id, { ...rest, ...key, transits: '[]' });
+      else counted.set(id, { ...rest, ...(grain === 'carrier' ? carrierColumns(row) : {}), ...key, transits: '[]' });
     }
   }
 
@@ -210,8 +203,7 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
   for (const transit of transits) {
     const at = timingIndex(transit.timing);
     if (at < 0) continue;
-    for (const unit of ROLLUP_UNITS) {
-      const key = rollupKeyOf(unit, transit);
+    for (const { key } of rollupKeysOf(transit, carrierOf(transit.lane_key))) {
       const id = rollupId(key);
       let entry = changed.get(id);
       if (!entry) {
@@ -252,9 +244,7 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
     .select(['account_id', 'unit', 'start', 'lane_key', 'transits'])
     .where(keyedBy([...changed.values()].map((entry) => entry.key)))
     .execute();
-  const stored = new Map(
-    current.map((row) => [rollupId({ ...row, account_id: Number(row.account_id), unit: row.unit as RollupUnit }), row.transits]),
-  );
+  const stored = new Map(current.map((row) => [rollupId({ ...row, account_id: Number(row.account_id) }), row.transits]));
   for (const [id, { key, histogram }] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const text = stored.get(id);
     // The week and month of a day with transits were written with its counters: missing means the rollups

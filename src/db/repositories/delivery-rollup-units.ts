@@ -11,6 +11,85 @@ export type RollupUnit = 'week' | 'month';
 
 export const ROLLUP_UNITS: readonly RollupUnit[] = ['week', 'month'];
 
+/**
+ * What a rollup row sums over besides its unit: a lane (`lane`, the row's `lane_key` is the daily rows'), or a
+ * carrier configuration and service across its lanes (`carrier`: a year by week or by carrier reads a row per
+ * configuration and service and week, not one per lane). Stored in `unit` as `week`, `month`, `carrier_week`,
+ * `carrier_month`.
+ */
+export type RollupGrain = 'lane' | 'carrier';
+
+export const ROLLUP_GRAINS: readonly RollupGrain[] = ['lane', 'carrier'];
+
+/** `delivery_rollups.unit` of a unit at a grain. */
+export function storedUnit(unit: RollupUnit, grain: RollupGrain): string {
+  return grain === 'lane' ? unit : `carrier_${unit}`;
+}
+
+/** The lane parts a carrier-grain row keeps (the others are ''). */
+export interface CarrierParts {
+  carrier_reference: string;
+  carrier_id: string;
+  shipping_service: string;
+}
+
+/** The `lane_key` of a carrier-grain row: its configuration, carrier and service as a JSON array. */
+export function carrierKeyOf(parts: CarrierParts): string {
+  return JSON.stringify([parts.carrier_reference, parts.carrier_id, parts.shipping_service]);
+}
+
+/** The key of a `delivery_rollups` row (`unit` as stored: storedUnit). */
+export interface RollupKey {
+  account_id: number;
+  unit: string;
+  start: string;
+  lane_key: string;
+}
+
+export const rollupId = (key: RollupKey): string => JSON.stringify([key.account_id, key.unit, key.start, key.lane_key]);
+
+/**
+ * The rollup rows a lane's day counts in: its week and month at each grain. `carrier` is the lane's configuration,
+ * carrier and service.
+ */
+export function rollupKeysOf(
+  day: { account_id: number; day: string; lane_key: string },
+  carrier: CarrierParts,
+): Array<{ key: RollupKey; grain: RollupGrain }> {
+  const keys: Array<{ key: RollupKey; grain: RollupGrain }> = [];
+  for (const grain of ROLLUP_GRAINS) {
+    const laneKey = grain === 'lane' ? day.lane_key : carrierKeyOf(carrier);
+    for (const unit of ROLLUP_UNITS)
+      keys.push({
+        grain,
+        key: { account_id: day.account_id, unit: storedUnit(unit, grain), start: unitStartOf(unit, day.day), lane_key: laneKey },
+      });
+  }
+  return keys;
+}
+
+/** The lane columns of a carrier-grain row: its configuration, carrier and service; no countries or prefix. */
+export function carrierColumns(
+  carrier: CarrierParts,
+): CarrierParts & { origin_country: ''; destination_country: ''; destination_prefix: '' } {
+  return {
+    carrier_reference: carrier.carrier_reference,
+    carrier_id: carrier.carrier_id,
+    shipping_service: carrier.shipping_service,
+    origin_country: '',
+    destination_country: '',
+    destination_prefix: '',
+  };
+}
+
+/** The carrier parts of an analytics lane key (`["reference","carrier","service",…]`, src/domain/delivery/lane.ts). */
+export function carrierPartsOfLane(laneKey: string): CarrierParts {
+  const parts = JSON.parse(laneKey) as unknown;
+  if (!Array.isArray(parts) || parts.length < 3 || !parts.slice(0, 3).every((part) => typeof part === 'string'))
+    throw new Error(`not an analytics lane key: ${laneKey}`);
+  return { carrier_reference: parts[0], carrier_id: parts[1], shipping_service: parts[2] };
+}
+
 const dateOf = dateOfDay;
 /** 0 for Monday … 6 for Sunday. */
 const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;

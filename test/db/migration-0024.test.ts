@@ -1,0 +1,119 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../src/db/migrate.js';
+import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+
+/**
+ * Migration 0024 on a database with delivery rollups by lane only (0023): the rows by carrier configuration and
+ * service are summed from them, counters and transit histograms, so that a year by carrier or by week reads the
+ * same answer after the upgrade as before.
+ */
+const postgres = await reachablePostgres();
+const drops: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+const COUNTERS = {
+  shipments: 0,
+  accepted: 0,
+  first_attempts: 0,
+  first_attempt_successes: 0,
+  delivered: 0,
+  on_time: 0,
+  promised: 0,
+  exceptions: 0,
+  returned_to_sender: 0,
+};
+
+async function upgraded(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const before = await migrator.migrateTo('0023_delivery_intelligence');
+  if (before.error) throw before.error;
+  const now = '2026-11-27T10:00:00.000Z';
+  const account = await db
+    .insertInto('accounts')
+    .values({ account_uuid: 'acc-0024', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const rollup = (unit: string, start: string, destination: string, shipments: number, transits: number[][]) => ({
+    account_id: account.id,
+    unit,
+    start,
+    lane_key: JSON.stringify(['dhl', 'dhlpde', '', 'DE', destination, '10']),
+    carrier_reference: 'dhl',
+    carrier_id: 'dhlpde',
+    shipping_service: '',
+    origin_country: 'DE',
+    destination_country: destination,
+    destination_prefix: '10',
+    ...COUNTERS,
+    shipments,
+    accepted: shipments,
+    transits: JSON.stringify(transits),
+  });
+  await db
+    .insertInto('delivery_rollups')
+    .values([
+      rollup('week', '2026-11-02', 'DE', 3, [
+        [1, 0, 2, 0, 0],
+        [2, 0, 0, 1, 0],
+      ]),
+      rollup('week', '2026-11-02', 'AT', 2, [[2, 1, 1, 0, 0]]),
+      rollup('month', '2026-11-01', 'DE', 3, [
+        [1, 0, 2, 0, 0],
+        [2, 0, 0, 1, 0],
+      ]),
+      rollup('month', '2026-11-01', 'AT', 2, [[2, 1, 1, 0, 0]]),
+    ])
+    .execute();
+  const after = await migrator.migrateToLatest();
+  if (after.error) throw after.error;
+}
+
+async function carrierRows(db: Kysely<any>) {
+  const rows = await db
+    .selectFrom('delivery_rollups')
+    .select(['unit', 'start', 'lane_key', 'destination_country', 'shipments', 'accepted', 'transits'])
+    .where('unit', 'like', 'carrier_%')
+    .orderBy('unit')
+    .execute();
+  return rows.map((row) => ({ ...row, shipments: Number(row.shipments), accepted: Number(row.accepted) }));
+}
+
+const expected = ['carrier_month', 'carrier_week'].map((unit) => ({
+  unit,
+  start: unit === 'carrier_week' ? '2026-11-02' : '2026-11-01',
+  lane_key: '["dhl","dhlpde",""]',
+  destination_country: '',
+  shipments: 5,
+  accepted: 5,
+  transits: '[[1,0,2,0,0],[2,1,1,1,0]]',
+}));
+
+describe('migration 0024 on a database with rollups by lane', () => {
+  it('SQLite: sums the rows by configuration and service from the lanes', async () => {
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
+    try {
+      await upgraded(db);
+      expect(await carrierRows(db)).toEqual(expected);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it.skipIf(postgres.url === null)('PostgreSQL: the same', async () => {
+    const database = await createDatabase(postgres.url as string, 'wb_mig');
+    drops.push(database.drop);
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    try {
+      await upgraded(db);
+      expect(await carrierRows(db)).toEqual(expected);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
