@@ -171,6 +171,7 @@ describe('delivery analytics rollups', () => {
       return [
         JSON.stringify(['week', monday(day), laneKey]),
         JSON.stringify(['month', `${day.slice(0, 7)}-01`, laneKey]),
+        JSON.stringify(['carrier_day', day, carrierKey]),
         JSON.stringify(['carrier_week', monday(day), carrierKey]),
         JSON.stringify(['carrier_month', `${day.slice(0, 7)}-01`, carrierKey]),
       ];

@@ -7,8 +7,8 @@ import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
 
 /**
  * Migration 0024 on a database with delivery rollups by lane only (0023): the rows by carrier configuration and
- * service are summed from them, counters and transit histograms, so that a year by carrier or by week reads the
- * same answer after the upgrade as before.
+ * service are summed from them (weeks and months) and from the daily rows (days), counters and transit
+ * histograms, so that a year by carrier or by week reads the same answer after the upgrade as before.
  */
 const postgres = await reachablePostgres();
 const drops: Array<() => Promise<void>> = [];
@@ -39,10 +39,8 @@ async function upgraded(db: Kysely<any>): Promise<void> {
     .values({ account_uuid: 'acc-0024', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const rollup = (unit: string, start: string, destination: string, shipments: number, transits: number[][]) => ({
+  const lane = (destination: string) => ({
     account_id: account.id,
-    unit,
-    start,
     lane_key: JSON.stringify(['dhl', 'dhlpde', '', 'DE', destination, '10']),
     carrier_reference: 'dhl',
     carrier_id: 'dhlpde',
@@ -50,9 +48,33 @@ async function upgraded(db: Kysely<any>): Promise<void> {
     origin_country: 'DE',
     destination_country: destination,
     destination_prefix: '10',
-    ...COUNTERS,
+  });
+  const counts = (shipments: number) => ({ ...COUNTERS, shipments, accepted: shipments });
+  // One day of two lanes, as 0023 kept it: the daily rows, their transits, and their week and month.
+  await db
+    .insertInto('delivery_daily')
+    .values([
+      { ...lane('DE'), day: '2026-11-03', ...counts(3) },
+      { ...lane('AT'), day: '2026-11-03', ...counts(2) },
+    ])
+    .execute();
+  const transit = (destination: string, value: number, timing: string, shipments: number) => ({
+    account_id: account.id,
+    day: '2026-11-03',
+    lane_key: lane(destination).lane_key,
+    transit: value,
+    timing,
     shipments,
-    accepted: shipments,
+  });
+  await db
+    .insertInto('delivery_daily_transits')
+    .values([transit('DE', 1, 'on_time', 2), transit('DE', 2, 'late', 1), transit('AT', 2, 'early', 1), transit('AT', 2, 'on_time', 1)])
+    .execute();
+  const rollup = (unit: string, start: string, destination: string, shipments: number, transits: number[][]) => ({
+    ...lane(destination),
+    unit,
+    start,
+    ...counts(shipments),
     transits: JSON.stringify(transits),
   });
   await db
@@ -84,9 +106,10 @@ async function carrierRows(db: Kysely<any>) {
   return rows.map((row) => ({ ...row, shipments: Number(row.shipments), accepted: Number(row.accepted) }));
 }
 
-const expected = ['carrier_month', 'carrier_week'].map((unit) => ({
+const START = { carrier_day: '2026-11-03', carrier_month: '2026-11-01', carrier_week: '2026-11-02' };
+const expected = Object.entries(START).map(([unit, start]) => ({
   unit,
-  start: unit === 'carrier_week' ? '2026-11-02' : '2026-11-01',
+  start,
   lane_key: '["dhl","dhlpde",""]',
   destination_country: '',
   shipments: 5,

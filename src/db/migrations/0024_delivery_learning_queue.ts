@@ -7,7 +7,7 @@ import { notNull } from './helpers.js';
  *   tracking change adds its shipment here in its own transaction (one row, written again however often it
  *   changes); the learner counts them in batches (src/jobs/delivery-learning.task.ts) and removes their rows in
  *   the same transaction, so a change is counted once and none is lost.
- * - `delivery_rollups` gains rows by carrier configuration and service (`unit` `carrier_week`, `carrier_month`,
+ * - `delivery_rollups` gains rows by carrier configuration and service (`unit` `carrier_day`, `carrier_week`, `carrier_month`,
  *   `lane_key` `["reference","carrier","service"]`, countries and prefix ''), summed here from the lane rows
  *   written so far; the learner keeps both from now on.
  */
@@ -32,9 +32,12 @@ const COUNTERS = [
   'returned_to_sender',
 ] as const;
 
-/** The carrier-grain rows of the lane rows there are, an account at a time. */
+/**
+ * The carrier-grain rows of the lane rows there are, an account at a time: weeks and months from the lanes' weeks
+ * and months, days from the daily rows and their transits.
+ */
 async function addCarrierRollups(db: Kysely<any>): Promise<void> {
-  const accounts = await db.selectFrom('delivery_rollups').select('account_id').distinct().execute();
+  const accounts = await db.selectFrom('delivery_daily').select('account_id').distinct().execute();
   for (const { account_id } of accounts) {
     const lanes = await db
       .selectFrom('delivery_rollups')
@@ -42,6 +45,27 @@ async function addCarrierRollups(db: Kysely<any>): Promise<void> {
       .where('account_id', '=', account_id)
       .where('unit', 'in', ['week', 'month'])
       .execute();
+    const daily = await db.selectFrom('delivery_daily').selectAll().where('account_id', '=', account_id).execute();
+    const transits = await db.selectFrom('delivery_daily_transits').selectAll().where('account_id', '=', account_id).execute();
+    const timings = ['early', 'on_time', 'late', 'none'];
+    const binsOf = new Map<string, number[][]>();
+    for (const row of transits) {
+      const at = timings.indexOf(row.timing);
+      if (at < 0) continue;
+      const key = JSON.stringify([row.day, row.lane_key]);
+      const bins = binsOf.get(key) ?? [];
+      const bin = [Number(row.transit), 0, 0, 0, 0];
+      bin[1 + at] = Number(row.shipments);
+      bins.push(bin);
+      binsOf.set(key, bins);
+    }
+    for (const day of daily)
+      lanes.push({
+        ...day,
+        unit: 'day',
+        start: day.day,
+        transits: JSON.stringify(binsOf.get(JSON.stringify([day.day, day.lane_key])) ?? []),
+      });
     const rows = new Map<string, { row: Record<string, unknown>; bins: Map<number, number[]> }>();
     for (const lane of lanes) {
       const laneKey = JSON.stringify([lane.carrier_reference, lane.carrier_id, lane.shipping_service]);

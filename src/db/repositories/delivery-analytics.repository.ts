@@ -105,6 +105,17 @@ export interface DeliverySums {
 /** An inclusive run of days, `YYYY-MM-DD`. */
 type DayRange = { from: string; to: string };
 
+/** A run of whole rollup units (their first days from `first` to `last`); days only at the carrier grain. */
+type RollupRun = { unit: RollupUnit | 'day'; first: string; last: string };
+
+/**
+ * By configuration or unit alone (the filters are configuration and service): the carrier-grain rows, one per
+ * configuration, service and unit, hold the same sums as the lanes' rows, a twelfth as many of them here.
+ */
+function grainFor(dimensions: readonly DeliveryDimension[]): RollupGrain {
+  return dimensions.every((column) => column === 'carrier_reference' || column === 'day') ? 'carrier' : 'lane';
+}
+
 /** Rows per multi-row insert: 18 columns × 500 stays well under both dialects' bound-parameter limits. */
 const INSERT_CHUNK = 500;
 
@@ -119,17 +130,23 @@ export class DeliveryAnalyticsRepository {
   /**
    * The counts and transit histograms of the selection per group of `dimensions`: the whole months inside the
    * period (whole weeks when grouping by day, as months do not split into weeks) read from `delivery_rollups`,
-   * then the whole weeks left at each end, and the daily rows only for the days left after them. A group may
+   * then the whole weeks left at each end, and the days left after them: by configuration from their rollup
+   * rows, by lane or country from the daily rows. A group may
    * come more than once (once per source): the caller adds them up.
    */
   async sumsBy(selection: DeliverySelection, dimensions: DeliveryDimension[]): Promise<DeliverySums> {
     const units: readonly RollupUnit[] = dimensions.includes('day') ? ['week'] : ['month', 'week'];
     const parts = periodParts(selection.from, selection.to, units);
-    const days = parts.filter((part): part is Extract<PeriodPart, { unit: 'day' }> => part.unit === 'day');
-    const runs = parts.filter((part): part is Extract<PeriodPart, { unit: RollupUnit }> => part.unit !== 'day');
+    const grain = grainFor(dimensions);
+    // By configuration, the days at the ends are rollup rows too.
+    const rolledDays = grain === 'carrier';
+    const days = rolledDays ? [] : parts.filter((part): part is Extract<PeriodPart, { unit: 'day' }> => part.unit === 'day');
+    const runs = parts.flatMap((part): RollupRun[] =>
+      part.unit !== 'day' ? [part] : rolledDays ? [{ unit: 'day', first: part.from, last: part.to }] : [],
+    );
     // One statement per run of days: a range each reads from the key, where ranges joined by OR scan the account.
     const [rolled, ...daily] = await Promise.all([
-      runs.length > 0 ? this.rolledUp(selection, runs, dimensions) : { counts: [], transits: [] },
+      runs.length > 0 ? this.rolledUp(selection, runs, dimensions, grain) : { counts: [], transits: [] },
       ...days.map(async (range) => ({
         counts: await this.dailyCounts(selection, range, dimensions),
         transits: await this.dailyTransits(selection, range, dimensions),
@@ -154,14 +171,12 @@ export class DeliveryAnalyticsRepository {
   /** The rollup rows of `runs` summed per group: a year is a few thousand rows, their histograms JSON texts. */
   private async rolledUp(
     selection: DeliverySelection,
-    runs: Array<{ unit: RollupUnit; first: string; last: string }>,
+    runs: RollupRun[],
     dimensions: DeliveryDimension[],
+    grain: RollupGrain,
   ): Promise<DeliverySums> {
     const withLane = dimensions.includes('lane_key');
     const groupColumns = withLane ? [...new Set([...dimensions, ...LANE_PART_COLUMNS])] : dimensions;
-    // By configuration or unit alone (the filters are configuration and service): the carrier-grain rows, one per
-    // configuration, service and unit, hold the same sums as the lanes' rows, a twelfth as many of them here.
-    const grain: RollupGrain = dimensions.every((column) => column === 'carrier_reference' || column === 'day') ? 'carrier' : 'lane';
     // 'day' is the unit's first day in a rollup row.
     const columnOf = (column: DeliveryDimension | (typeof LANE_PART_COLUMNS)[number]) => (column === 'day' ? 'start' : column);
     let query = this.db

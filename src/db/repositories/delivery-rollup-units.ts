@@ -14,15 +14,22 @@ export const ROLLUP_UNITS: readonly RollupUnit[] = ['week', 'month'];
 /**
  * What a rollup row sums over besides its unit: a lane (`lane`, the row's `lane_key` is the daily rows'), or a
  * carrier configuration and service across its lanes (`carrier`: a year by week or by carrier reads a row per
- * configuration and service and week, not one per lane). Stored in `unit` as `week`, `month`, `carrier_week`,
- * `carrier_month`.
+ * configuration and service and week, not one per lane). Stored in `unit` as `week`, `month`, `carrier_day`,
+ * `carrier_week`, `carrier_month`: the carrier grain has days too, so that the days at a period's ends are read
+ * there as well and not from the lanes' daily rows.
  */
 export type RollupGrain = 'lane' | 'carrier';
 
 export const ROLLUP_GRAINS: readonly RollupGrain[] = ['lane', 'carrier'];
 
+/** The units kept at a grain (the lanes' days are `delivery_daily` itself). */
+export const GRAIN_UNITS: Readonly<Record<RollupGrain, ReadonlyArray<RollupUnit | 'day'>>> = {
+  lane: ROLLUP_UNITS,
+  carrier: ['day', ...ROLLUP_UNITS],
+};
+
 /** `delivery_rollups.unit` of a unit at a grain. */
-export function storedUnit(unit: RollupUnit, grain: RollupGrain): string {
+export function storedUnit(unit: RollupUnit | 'day', grain: RollupGrain): string {
   return grain === 'lane' ? unit : `carrier_${unit}`;
 }
 
@@ -49,7 +56,7 @@ export interface RollupKey {
 export const rollupId = (key: RollupKey): string => JSON.stringify([key.account_id, key.unit, key.start, key.lane_key]);
 
 /**
- * The rollup rows a lane's day counts in: its week and month at each grain. `carrier` is the lane's configuration,
+ * The rollup rows a lane's day counts in: its week and month at each grain, and its day by configuration. `carrier` is the lane's configuration,
  * carrier and service.
  */
 export function rollupKeysOf(
@@ -59,7 +66,7 @@ export function rollupKeysOf(
   const keys: Array<{ key: RollupKey; grain: RollupGrain }> = [];
   for (const grain of ROLLUP_GRAINS) {
     const laneKey = grain === 'lane' ? day.lane_key : carrierKeyOf(carrier);
-    for (const unit of ROLLUP_UNITS)
+    for (const unit of GRAIN_UNITS[grain])
       keys.push({
         grain,
         key: { account_id: day.account_id, unit: storedUnit(unit, grain), start: unitStartOf(unit, day.day), lane_key: laneKey },
@@ -95,7 +102,8 @@ const dateOf = dateOfDay;
 const weekdayOf = (day: number): number => (((day + 3) % 7) + 7) % 7;
 
 /** The first day of the unit that holds `date` (`YYYY-MM-DD`). */
-export function unitStartOf(unit: RollupUnit, date: string): string {
+export function unitStartOf(unit: RollupUnit | 'day', date: string): string {
+  if (unit === 'day') return date;
   return unit === 'month' ? `${date.slice(0, 8)}01` : mondayOf(date);
 }
 
