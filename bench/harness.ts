@@ -131,6 +131,17 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /** A process and its living descendants, from /proc/<pid>/task/<tid>/children. */
+/** CPU time of a process's main thread (its JavaScript, where requests are handled), ms; null when gone. */
+export function mainThreadCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 export function processTree(pid: number): number[] {
   const found = [pid];
   for (let i = 0; i < found.length; i++) {

@@ -1,8 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { envInteger, newAdminToken, round, shipmentBody, startBaseline, startService } from '../fixtures.js';
-import { type ChildServer, type Measurement, processCpuMs, residentMemory, type Scenario, type ScenarioResult } from '../harness.js';
+import { envInteger, newAdminToken, round, shipmentBody, startService } from '../fixtures.js';
+import {
+  type ChildServer,
+  childEnv,
+  freePort,
+  type Measurement,
+  mainThreadCpuMs,
+  processCpuMs,
+  residentMemory,
+  type Scenario,
+  type ScenarioResult,
+  startChild,
+} from '../harness.js';
 import { type Merchant, seedMerchants, tokenFor } from '../merchants.js';
 import { type OpenLoopRequest, type OpenLoopResult, type OpenLoopStream, openLoop } from '../open-loop.js';
 import { freshPostgresDatabase } from '../postgres.js';
@@ -13,30 +24,35 @@ const detailsRoute = '/v5-2-0/shipment/details/';
 
 /**
  * One merchant's traffic at its rate: 70% details (v5.2) of its own shipments, 15% creates, 10% list,
- * 5% updates; creates use new shipment_ids, updates change the note of one of its shipments.
+ * 5% updates; creates use new shipment_ids (counted in `counters` across the run), updates change the note of one
+ * of its shipments.
  */
-function merchantStream(merchant: Merchant, token: string, ratePerSecond: number, mix: Mix): OpenLoopStream {
+function merchantStream(merchant: Merchant, token: string, ratePerSecond: number, mix: Mix, counters: Counters): OpenLoopStream {
   const auth = { authorization: `Bearer ${token}` };
   const jsonHeaders = { ...auth, 'content-type': 'application/json' };
   const uuids = merchant.shipmentUuids;
   const pick = () => uuids[Math.floor(Math.random() * uuids.length)];
-  let creates = 0;
-  let updates = 0;
   return {
     ratePerSecond,
     next(): OpenLoopRequest {
       const r = Math.random();
       if (r < mix.details) return { kind: 'details v5.2', method: 'GET', path: `${detailsRoute}?shipment_uuid=${pick()}`, headers: auth };
       if (r < mix.details + mix.creates) {
-        const body = JSON.stringify(shipmentBody(`mix${merchant.runId}`, creates++));
+        const body = JSON.stringify(shipmentBody(`mix${merchant.runId}`, counters.creates++));
         return { kind: 'create', method: 'POST', path: '/v5/shipment/', headers: jsonHeaders, body };
       }
       if (r < mix.details + mix.creates + mix.lists)
         return { kind: 'list', method: 'GET', path: '/v5/shipment/list/?limit=20', headers: auth };
-      const body = JSON.stringify({ note: `bench update ${updates++}` });
+      const body = JSON.stringify({ note: `bench update ${counters.updates++}` });
       return { kind: 'update', method: 'POST', path: `/v5-2-0/shipment/update/?shipment_uuid=${pick()}`, headers: jsonHeaders, body };
     },
   };
+}
+
+/** A merchant's creates and updates so far, across the run's rates (each create a new shipment_id). */
+interface Counters {
+  creates: number;
+  updates: number;
 }
 
 /** Shares of each kind of request, from MIXED_MIX=details,creates,lists,updates (default 70,15,10,5). */
@@ -68,22 +84,66 @@ function asMeasurement(label: string, url: string, result: OpenLoopResult): Meas
   };
 }
 
+/** One offered rate: the floor and the service measured at it. */
+interface Point {
+  perMerchant: number;
+  floor: OpenLoopResult;
+  floorCpuMs: number;
+  floorSeconds: number;
+  service: OpenLoopResult;
+  serviceCpuMs: number;
+  mainThreadCpuMs: number;
+  serviceSeconds: number;
+  peakRssMiB: number;
+}
+
+/** The issue's goals: unsaturated (half the limit) and at the limit. */
+const GOALS = {
+  unsaturated: { cpuMicros: 200, p99Ms: GOAL_P99_MS },
+  saturated: { cpuMicros: 150, p99Ms: 100 },
+};
+
+const perRequest = (cpuMs: number, result: OpenLoopResult) => Math.round((cpuMs * 1000) / Math.max(1, result.completed));
+
+/** Runs `streams` against `url` for `seconds`, with the CPU (ms) of `pid` and the real time (s) it took. */
+async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number) {
+  const cpu = processCpuMs(pid) ?? 0;
+  const main = mainThreadCpuMs(pid) ?? 0;
+  const started = performance.now();
+  const result = await openLoop(url, streams, seconds);
+  return {
+    result,
+    cpuMs: (processCpuMs(pid) ?? 0) - cpu,
+    mainMs: (mainThreadCpuMs(pid) ?? 0) - main,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
 /**
- * MIXED_ACCOUNTS merchants (default 100), each sending MIXED_RATE requests per second (default 40, the
- * per-account limit) open-loop for the measured period: the service (`serve`, the real rate limit) on SQLite,
- * or on a fresh PostgreSQL database with `--database postgres`. Every merchant has MIXED_SHIPMENTS shipments
- * (default 50) with MIXED_EVENTS events each (default 10) before the run. Baseline in the same run: the bare
- * Fastify route answering a captured details body, at the same offered rate.
+ * MIXED_ACCOUNTS merchants (default 100), each sending open-loop at each rate of MIXED_POINTS (requests per second
+ * per merchant, default half the limit and the limit: 20,40; MIXED_RATE, default 40, is the per-account limit):
+ * the service (`serve`, or `start` with MIXED_COMMAND=start: API and worker, what `npm start` runs) on SQLite, or
+ * on a fresh PostgreSQL database with `--database postgres`. Every merchant has MIXED_SHIPMENTS shipments (default
+ * 50) with MIXED_EVENTS events each (default 10) before the run. The floor, in the same run and at the same rates:
+ * bare Fastify answering the same requests with the bodies the service answered for each kind
+ * (bench/mixed-floor-server.ts). Each side is warmed up for MIXED_WARMUP seconds (default 10) at each rate. CPU
+ * per request is the process's CPU over the requests answered; its share of a core is over the real time the
+ * measurement took (a saturated run takes longer than planned).
  */
 export const mixed: Scenario = {
   name: 'mixed',
-  description: 'merchants at their rate limit, open loop: 70% details v5.2, 15% creates, 10% list, 5% updates',
+  description: 'merchants at half and at their rate limit, open loop: 70% details v5.2, 15% creates, 10% list, 5% updates',
   databases: ['sqlite', 'postgres'],
   async run(settings): Promise<ScenarioResult> {
     const accounts = envInteger('MIXED_ACCOUNTS', 100);
     const rate = envInteger('MIXED_RATE', 40);
+    const points = (process.env.MIXED_POINTS ?? `${Math.max(1, Math.round(rate / 2))},${rate}`).split(',').map(Number);
+    if (points.some((point) => !Number.isInteger(point) || point <= 0))
+      throw new Error(`MIXED_POINTS takes rates per merchant, got "${process.env.MIXED_POINTS}"`);
+    const warmup = envInteger('MIXED_WARMUP', 10);
     const shipmentsPerAccount = envInteger('MIXED_SHIPMENTS', 50);
     const eventsPerShipment = envInteger('MIXED_EVENTS', 10);
+    const command = process.env.MIXED_COMMAND === 'start' ? 'start' : 'serve';
     // HTTP processes of `serve --workers N`; more than one shares the rate limit through Redis.
     const workers = envInteger('MIXED_WORKERS', 1);
     const mix = mixFrom(process.env.MIXED_MIX);
@@ -102,7 +162,7 @@ export const mixed: Scenario = {
       const service = await startService({
         dataDir,
         adminToken,
-        command: 'serve',
+        command,
         commandArgs: workers > 1 ? ['--workers', String(workers)] : [],
         env:
           workers > 1
@@ -115,73 +175,92 @@ export const mixed: Scenario = {
       servers.push(service);
       const tokens = await Promise.all(merchants.map((m) => tokenFor(service.url, m)));
 
-      const sample = await fetch(`${service.url}${detailsRoute}?shipment_uuid=${merchants[0].shipmentUuids[0]}`, {
-        headers: { authorization: `Bearer ${tokens[0]}` },
+      // The floor answers each kind with what the service answered for it.
+      const bodiesFile = path.join(workDir, 'bodies.json');
+      fs.writeFileSync(bodiesFile, JSON.stringify(await captureBodies(service.url, merchants[0], tokens[0])));
+      const port = await freePort();
+      const floor = await startChild({
+        label: 'mixed floor',
+        args: ['--import', 'tsx', path.join('bench', 'mixed-floor-server.ts')],
+        env: childEnv({ NODE_ENV: 'production', PORT: String(port), FLOOR_BODIES_FILE: bodiesFile }),
+        port,
+        readyPath: '/v5-2-0/shipment/details/',
       });
-      const body = await sample.text();
-      if (sample.status !== 200) throw new Error(`GET ${detailsRoute}: HTTP ${sample.status} ${body}`);
-      const bodyFile = path.join(workDir, 'body.json');
-      fs.writeFileSync(bodyFile, body);
-      const baseline = await startBaseline(detailsRoute, bodyFile);
-      servers.push(baseline);
+      servers.push(floor);
 
       const duration = settings.durationSeconds;
-      const baselineStreams = merchants.map(
-        (m, i): OpenLoopStream => ({
-          ratePerSecond: rate,
-          next: () => ({
-            kind: 'details body',
-            method: 'GET',
-            path: `${detailsRoute}?shipment_uuid=${m.shipmentUuids[0]}`,
-            headers: { authorization: `Bearer ${tokens[i]}` },
-          }),
-        }),
-      );
-      if (settings.warmupSeconds > 0) await openLoop(baseline.url, baselineStreams, settings.warmupSeconds);
-      const bareCpu = processCpuMs(baseline.pid);
-      const bare = await openLoop(baseline.url, baselineStreams, duration);
-      const bareCpuMs = (processCpuMs(baseline.pid) ?? 0) - (bareCpu ?? 0);
-
-      const streams = merchants.map((m, i) => merchantStream(m, tokens[i], rate, mix));
       const idle = residentMemory(service.pid);
-      if (settings.warmupSeconds > 0) await openLoop(service.url, streams, settings.warmupSeconds);
-      let peakRss = 0;
-      const sampler = setInterval(() => {
-        peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
-      }, 1000);
-      const serviceCpu = processCpuMs(service.pid);
-      const result = await openLoop(service.url, streams, duration).finally(() => clearInterval(sampler));
-      const serviceCpuMs = (processCpuMs(service.pid) ?? 0) - (serviceCpu ?? 0);
+      const measuredPoints: Point[] = [];
+      const counters = merchants.map((): Counters => ({ creates: 0, updates: 0 }));
+      for (const perMerchant of points) {
+        const streams = merchants.map((m, i) => merchantStream(m, tokens[i], perMerchant, mix, counters[i]));
+        await openLoop(floor.url, streams, warmup);
+        const bare = await measured(floor.url, floor.pid, streams, duration);
+        await openLoop(service.url, streams, warmup);
+        let peakRss = 0;
+        const sampler = setInterval(() => {
+          peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
+        }, 1000);
+        const ours = await measured(service.url, service.pid, streams, duration).finally(() => clearInterval(sampler));
+        measuredPoints.push({
+          perMerchant,
+          floor: bare.result,
+          floorCpuMs: bare.cpuMs,
+          floorSeconds: bare.seconds,
+          service: ours.result,
+          serviceCpuMs: ours.cpuMs,
+          mainThreadCpuMs: ours.mainMs,
+          serviceSeconds: ours.seconds,
+          peakRssMiB: peakRss,
+        });
+      }
 
-      const processes = workers > 1 ? `, serve --workers ${workers}` : '';
-      const label = `waybill on ${database}${processes}, ${accounts} accounts × ${rate} req/s`;
+      const last = measuredPoints[measuredPoints.length - 1];
+      const processes = workers > 1 ? ` --workers ${workers}` : '';
+      const label = `waybill ${command}${processes} on ${database}, ${accounts} accounts × ${last.perMerchant} req/s`;
       const target = {
-        ...asMeasurement(label, service.url, result),
-        cpuMicrosPerRequest: Math.round((serviceCpuMs * 1000) / Math.max(1, result.completed)),
+        ...asMeasurement(label, service.url, last.service),
+        cpuMicrosPerRequest: perRequest(last.serviceCpuMs, last.service),
       };
       const baselineMeasurement = {
-        ...asMeasurement('bare Fastify route, same offered rate', baseline.url, bare),
-        cpuMicrosPerRequest: Math.round((bareCpuMs * 1000) / Math.max(1, bare.completed)),
+        ...asMeasurement('bare Fastify, the same requests and answers', floor.url, last.floor),
+        cpuMicrosPerRequest: perRequest(last.floorCpuMs, last.floor),
       };
-      const met = result.p99Ms <= GOAL_P99_MS && result.failures === 0;
-      const kinds = result.byKind
-        .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
-        .join('; ');
+      const goalOf = (point: Point) => (point.perMerchant * 2 <= rate ? GOALS.unsaturated : GOALS.saturated);
+      const met = measuredPoints.every((point) => {
+        const goal = goalOf(point);
+        return (
+          point.service.failures === 0 &&
+          point.service.p99Ms <= goal.p99Ms &&
+          perRequest(point.serviceCpuMs, point.service) <= goal.cpuMicros
+        );
+      });
+      const notes = measuredPoints.flatMap((point) => {
+        const { service: result, floor: bare } = point;
+        const cpu = perRequest(point.serviceCpuMs, result);
+        const floorCpu = perRequest(point.floorCpuMs, bare);
+        const at = `${database}, ${Math.round(result.offeredPerSecond).toLocaleString('en-US')} req/s offered`;
+        const goal = goalOf(point);
+        const kinds = result.byKind
+          .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
+          .join('; ');
+        return [
+          `${at}: achieved ${Math.round(result.achievedPerSecond).toLocaleString('en-US')} req/s in ${round(point.serviceSeconds)} s (floor ${Math.round(bare.achievedPerSecond).toLocaleString('en-US')} in ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
+          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
+          `${at}: ${kinds}`,
+          `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB`,
+        ];
+      });
       return {
         name: database === 'sqlite' ? 'mixed' : `mixed (${database})`,
         description: mixed.description,
         target,
         baseline: baselineMeasurement,
-        ratio: result.achievedPerSecond / bare.achievedPerSecond,
+        ratio: last.service.achievedPerSecond / last.floor.achievedPerSecond,
         goal: 0,
-        goalText: `p99 ≤ ${GOAL_P99_MS} ms and no errors but 429`,
+        goalText: `at half the limit ≤ ${GOALS.unsaturated.cpuMicros} µs and p99 ≤ ${GOALS.unsaturated.p99Ms} ms, at the limit ≤ ${GOALS.saturated.cpuMicros} µs and p99 ≤ ${GOALS.saturated.p99Ms} ms, no errors but 429`,
         goalMet: met,
-        notes: [
-          `${database}: offered ${result.offeredPerSecond.toLocaleString('en-US')} req/s for ${duration} s, achieved ${Math.round(result.achievedPerSecond).toLocaleString('en-US')} req/s (bare route ${Math.round(bare.achievedPerSecond).toLocaleString('en-US')}); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (bare p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
-          `${database}: ${kinds}`,
-          `${database}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}`,
-          `${database}: service RSS idle ${idle?.totalMiB ?? '?'} MiB, peak under load ${peakRss} MiB; service CPU ${Math.round(serviceCpuMs / 10 / duration)}% of one core, ${target.cpuMicrosPerRequest} µs per request`,
-        ],
+        notes,
       };
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
@@ -190,3 +269,32 @@ export const mixed: Scenario = {
     }
   },
 };
+
+/** What the service answers to one request of each kind, for the floor to answer the same. */
+async function captureBodies(url: string, merchant: Merchant, token: string): Promise<Record<string, unknown>> {
+  const auth = { authorization: `Bearer ${token}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const uuid = merchant.shipmentUuids[0];
+  const answer = async (label: string, response: Promise<Response>) => {
+    const res = await response;
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${label}: HTTP ${res.status} ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+  return {
+    details: await answer('details', fetch(`${url}${detailsRoute}?shipment_uuid=${uuid}`, { headers: auth })),
+    create: await answer(
+      'create',
+      fetch(`${url}/v5/shipment/`, { method: 'POST', headers: json, body: JSON.stringify(shipmentBody(`floor${merchant.runId}`, 0)) }),
+    ),
+    list: await answer('list', fetch(`${url}/v5/shipment/list/?limit=20`, { headers: auth })),
+    update: await answer(
+      'update',
+      fetch(`${url}/v5-2-0/shipment/update/?shipment_uuid=${uuid}`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ note: 'floor' }),
+      }),
+    ),
+  };
+}
