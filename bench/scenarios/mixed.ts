@@ -218,12 +218,15 @@ export const mixed: Scenario = {
       const last = measuredPoints[measuredPoints.length - 1];
       const processes = workers > 1 ? ` --workers ${workers}` : '';
       const label = `waybill ${command}${processes} on ${database}, ${accounts} accounts × ${last.perMerchant} req/s`;
+      // Answers over the real time: a saturated service takes longer than the planned period to answer them all.
       const target = {
         ...asMeasurement(label, service.url, last.service),
+        requestsPerSecond: last.service.completed / last.serviceSeconds,
         cpuMicrosPerRequest: perRequest(last.serviceCpuMs, last.service),
       };
       const baselineMeasurement = {
         ...asMeasurement('bare Fastify, the same requests and answers', floor.url, last.floor),
+        requestsPerSecond: last.floor.completed / last.floorSeconds,
         cpuMicrosPerRequest: perRequest(last.floorCpuMs, last.floor),
       };
       const goalOf = (point: Point) => (point.perMerchant * 2 <= rate ? GOALS.unsaturated : GOALS.saturated);
@@ -245,7 +248,7 @@ export const mixed: Scenario = {
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
           .join('; ');
         return [
-          `${at}: achieved ${Math.round(result.achievedPerSecond).toLocaleString('en-US')} req/s in ${round(point.serviceSeconds)} s (floor ${Math.round(bare.achievedPerSecond).toLocaleString('en-US')} in ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
+          `${at}: answered ${result.completed.toLocaleString('en-US')} in ${round(point.serviceSeconds)} s, ${Math.round(result.completed / point.serviceSeconds).toLocaleString('en-US')} req/s (floor ${Math.round(bare.completed / point.floorSeconds).toLocaleString('en-US')} req/s over ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
           `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
           `${at}: ${kinds}`,
           `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB`,
@@ -256,7 +259,7 @@ export const mixed: Scenario = {
         description: mixed.description,
         target,
         baseline: baselineMeasurement,
-        ratio: last.service.achievedPerSecond / last.floor.achievedPerSecond,
+        ratio: target.requestsPerSecond / baselineMeasurement.requestsPerSecond,
         goal: 0,
         goalText: `at half the limit ≤ ${GOALS.unsaturated.cpuMicros} µs and p99 ≤ ${GOALS.unsaturated.p99Ms} ms, at the limit ≤ ${GOALS.saturated.cpuMicros} µs and p99 ≤ ${GOALS.saturated.p99Ms} ms, no errors but 429`,
         goalMet: met,
