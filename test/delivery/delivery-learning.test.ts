@@ -97,6 +97,53 @@ describe('delivery learning from the queue', () => {
     expect(await counted()).toBe(before.counted + 30);
   });
 
+  it('counts a full batch of shipments spread over many days and lanes in one transaction', async () => {
+    const fresh = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
+    const count = 500;
+    for (let i = 0; i < count; i++) {
+      const id = `spread-${i}`;
+      // A Monday-to-Thursday pick-up in one of 50 weeks of 2025, to one of 90 postal regions: about 1,400 rollup rows with transits.
+      const day = new Date(Date.UTC(2025, 0, 6) + ((i % 50) * 7 + (i % 4)) * 86_400_000).toISOString().slice(0, 10);
+      const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const created = await t.call(fresh.token, 'POST', '/v5/shipment/', {
+        shipment_id: id,
+        tracking_number: `WB5${String(i).padStart(6, '0')}`,
+        carrier_reference: 'sandbox',
+        sender_address: { country_code: 'DE', postal_code: '80331' },
+        recipient_address: { country_code: 'DE', postal_code: `${10 + (i % 90)}115` },
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const res = await t.call(fresh.token, 'POST', '/v5/events/create/', {
+        shipment_id: id,
+        events: [
+          { event: 'picked_up', event_key: 'picked_up', time: `${day}T18:00:00`, timezone: 'Europe/Berlin' },
+          { event: 'delivered', event_key: 'delivered', time: `${next}T11:00:00`, timezone: 'Europe/Berlin' },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const learner = new DeliveryLearningTask(t.context.repos, t.context.deliveryLearner, { batchSize: 500 });
+    expect(await learner.runOnce()).toBeGreaterThanOrEqual(count);
+    expect(await t.context.repos.deliveryLearning.size()).toBe(0);
+    for (const groupBy of ['carrier', 'lane', 'week']) {
+      const res = await t.call(fresh.token, 'GET', '/v5/analytics/delivery-performance/', undefined, {
+        from: '2025-01-01',
+        to: '2025-12-31',
+        group_by: groupBy,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const rows = res.json().data.rows as Array<{ shipments: number; first_attempts: number }>;
+      expect(
+        rows.reduce((sum, row) => sum + row.shipments, 0),
+        groupBy,
+      ).toBe(count);
+      expect(
+        rows.reduce((sum, row) => sum + row.first_attempts, 0),
+        groupBy,
+      ).toBe(count);
+    }
+  }, 60_000);
+
   it('a shipment changed again after it was counted is counted again, as the difference it makes', async () => {
     const id = await delivered();
     await t.context.deliveryLearning.drain();

@@ -112,20 +112,23 @@ export class DeliveryFactsRepository {
     return new Map(rows.map((row) => [Number(row.shipment_row_id), row]));
   }
 
-  /** Writes several shipments' facts in one statement, in shipment order (two writers lock rows in the same order). */
+  /** Writes several shipments' facts, 500 a statement, in shipment order (two writers lock rows in the same order). */
   async putMany(facts: readonly DeliveryFactRow[]): Promise<void> {
-    if (facts.length === 0) return;
-    await this.db
-      .insertInto('delivery_facts')
-      .values([...facts].sort((a, b) => a.shipment_row_id - b.shipment_row_id))
-      .onConflict((oc) =>
-        oc
-          .column('shipment_row_id')
-          .doUpdateSet((eb) =>
-            Object.fromEntries(FACT_COLUMNS.filter((c) => c !== 'shipment_row_id').map((c) => [c, eb.ref(`excluded.${c}`)])),
-          ),
-      )
-      .execute();
+    for (const part of chunks(
+      [...facts].sort((a, b) => a.shipment_row_id - b.shipment_row_id),
+      ROWS_PER_STATEMENT,
+    ))
+      await this.db
+        .insertInto('delivery_facts')
+        .values(part)
+        .onConflict((oc) =>
+          oc
+            .column('shipment_row_id')
+            .doUpdateSet((eb) =>
+              Object.fromEntries(FACT_COLUMNS.filter((c) => c !== 'shipment_row_id').map((c) => [c, eb.ref(`excluded.${c}`)])),
+            ),
+        )
+        .execute();
   }
 
   /**
@@ -134,10 +137,10 @@ export class DeliveryFactsRepository {
    * be read there. Call it in a transaction: the rollups must move with the days.
    */
   async applyDaily(rows: readonly DailyDelta[], transits: readonly DailyTransitDelta[]): Promise<void> {
-    if (rows.length > 0) {
+    for (const part of chunks(rows, ROWS_PER_STATEMENT)) {
       await this.db
         .insertInto('delivery_daily')
-        .values([...rows])
+        .values(part)
         .onConflict((oc) =>
           oc.columns(['account_id', 'day', 'lane_key']).doUpdateSet((eb) => {
             const set: Record<string, unknown> = {};
@@ -147,10 +150,10 @@ export class DeliveryFactsRepository {
         )
         .execute();
     }
-    if (transits.length > 0) {
+    for (const part of chunks(transits, ROWS_PER_STATEMENT)) {
       await this.db
         .insertInto('delivery_daily_transits')
-        .values(transits.map(({ delta, ...key }) => ({ ...key, shipments: delta })))
+        .values(part.map(({ delta, ...key }) => ({ ...key, shipments: delta })))
         .onConflict((oc) =>
           oc
             .columns(['account_id', 'day', 'lane_key', 'transit', 'timing'])
@@ -162,7 +165,22 @@ export class DeliveryFactsRepository {
   }
 }
 
-/** Rows whose key is one of `keys`. */
+/**
+ * Keys a statement names at most: SQLite refuses an expression deeper than 1,000, and each key is a term of one
+ * OR (a batch of the learner changes thousands of rows when its shipments span many days and lanes).
+ */
+const KEYS_PER_STATEMENT = 200;
+/** Rows a multi-row upsert writes at most: 21 columns × 500 stays well under both databases' parameter limits. */
+const ROWS_PER_STATEMENT = 500;
+
+/** `items` in runs of `size`, in order (so that rows are still locked in key order across the statements). */
+function chunks<T>(items: readonly T[], size = KEYS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Rows whose key is one of `keys` (at most KEYS_PER_STATEMENT). */
 function keyedBy(keys: readonly RollupKey[]) {
   return (eb: ExpressionBuilder<Database, 'delivery_rollups'>) =>
     eb.or(
@@ -216,10 +234,10 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
     }
   }
   const ordered = [...counted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (ordered.length > 0)
+  for (const part of chunks(ordered, ROWS_PER_STATEMENT))
     await db
       .insertInto('delivery_rollups')
-      .values(ordered.map(([, row]) => row))
+      .values(part.map(([, row]) => row))
       .onConflict((oc) =>
         oc.columns(['account_id', 'unit', 'start', 'lane_key']).doUpdateSet((eb) => {
           const set: Record<string, unknown> = {};
@@ -232,18 +250,22 @@ async function applyRollups(db: Kysely<Database>, rows: readonly DailyDelta[], t
   // Rows whose histogram changes without their counters are locked by a write that changes nothing (the learner
   // passes the daily row of every transit's day, so its histograms' rows were all locked by the upsert).
   const unlocked = [...changed].filter(([id]) => !counted.has(id)).map(([, entry]) => entry.key);
-  if (unlocked.length > 0)
+  for (const keys of chunks(unlocked))
     await db
       .updateTable('delivery_rollups')
       .set((eb) => ({ transits: eb.ref('transits') }))
-      .where(keyedBy(unlocked))
+      .where(keyedBy(keys))
       .execute();
 
-  const current = await db
-    .selectFrom('delivery_rollups')
-    .select(['account_id', 'unit', 'start', 'lane_key', 'transits'])
-    .where(keyedBy([...changed.values()].map((entry) => entry.key)))
-    .execute();
+  const current = [];
+  for (const keys of chunks([...changed.values()].map((entry) => entry.key)))
+    current.push(
+      ...(await db
+        .selectFrom('delivery_rollups')
+        .select(['account_id', 'unit', 'start', 'lane_key', 'transits'])
+        .where(keyedBy(keys))
+        .execute()),
+    );
   const stored = new Map(current.map((row) => [rollupId({ ...row, account_id: Number(row.account_id) }), row.transits]));
   for (const [id, { key, histogram }] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const text = stored.get(id);
