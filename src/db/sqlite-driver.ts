@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type SqliteDatabase from 'better-sqlite3';
 import { type DatabaseConnection, type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
+import { FifoLock } from './fifo-lock.js';
 import type { DirectReads } from './prepared-query.js';
 
 // `fs.fdatasync` is looked up at each call (tests observe it).
@@ -151,6 +152,9 @@ class TrackedStatement {
  * still take away.
  */
 class DurableSqliteDriver extends SqliteDriver {
+  /** Who has the connection next, in the order they asked (FifoLock). */
+  private readonly queue = new FifoLock();
+
   constructor(
     config: SqliteDialectConfig,
     private readonly walSync: WalSync | null,
@@ -160,6 +164,8 @@ class DurableSqliteDriver extends SqliteDriver {
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
+    // Waiters queue here, one woken per release; the query layer's own mutex behind it is then never contended.
+    await this.queue.lock();
     const connection = await super.acquireConnection();
     this.lease.held = true;
     return connection;
@@ -167,7 +173,11 @@ class DurableSqliteDriver extends SqliteDriver {
 
   override async releaseConnection(): Promise<void> {
     this.lease.held = false;
-    await super.releaseConnection();
+    try {
+      await super.releaseConnection();
+    } finally {
+      this.queue.unlock();
+    }
     if (this.walSync?.behind) await this.walSync.barrier();
   }
 
