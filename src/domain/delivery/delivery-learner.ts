@@ -108,7 +108,7 @@ export class DeliveryLearner {
   /**
    * Counts queued shipments (in the caller's transaction) and takes them off the queue: each one's facts from its
    * row and events as they are now, and what changed since it was last counted applied to the transit
-   * histograms and the daily aggregates, each table in one statement, its rows in key order. Returns how many
+   * histograms and the daily aggregates, each table in multi-row statements, its rows in key order. Returns how many
    * shipments changed the counts.
    */
   async learn(repos: Repositories, shipmentRowIds: readonly number[]): Promise<number> {
