@@ -118,24 +118,23 @@ export function processCpuMs(pid: number): number | null {
   let total: number | null = null;
   // The process and the ones it started (`serve --workers N` forks its HTTP processes).
   for (const id of processTree(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${id}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
-      total = (total ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-    } catch {
-      // gone meanwhile
-    }
+    const ms = statCpuMs(`/proc/${id}/stat`);
+    if (ms !== null) total = (total ?? 0) + ms;
   }
   return total;
 }
 
-/** A process and its living descendants, from /proc/<pid>/task/<tid>/children. */
 /** CPU time of a process's main thread (its JavaScript, where requests are handled), ms; null when gone. */
 export function mainThreadCpuMs(pid: number): number | null {
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+/** utime + stime of a `/proc/…/stat` file, ms; null when the process or thread is gone. */
+function statCpuMs(file: string): number | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
   } catch {
     return null;

@@ -1,5 +1,4 @@
 import type { ExpressionBuilder, Insertable, Kysely, Selectable } from 'kysely';
-import { PreparedQuery } from '../prepared-query.js';
 import type { Database, DeliveryDailyTable, DeliveryFactsTable, DeliveryRollupsTable } from '../schema.js';
 import {
   type CarrierParts,
@@ -43,7 +42,7 @@ export interface DailyTransitDelta {
   delta: number;
 }
 
-/** The columns of a fact, in the order `putFact` takes them. */
+/** The columns of a fact (all but the key are overwritten when it is written again). */
 const FACT_COLUMNS = [
   'shipment_row_id',
   'account_id',
@@ -68,38 +67,12 @@ const FACT_COLUMNS = [
   'last_scan_at',
 ] as const satisfies ReadonlyArray<keyof DeliveryFactRow>;
 
-// Read and written on every change of a tracked shipment's journey: compiled once.
-const factOf = new PreparedQuery((db, shipmentRowId: number) =>
-  db.selectFrom('delivery_facts').selectAll().where('shipment_row_id', '=', shipmentRowId),
-);
-const putFact = new PreparedQuery((db, ...values: unknown[]) => {
-  const row = Object.fromEntries(FACT_COLUMNS.map((column, i) => [column, values[i]])) as unknown as DeliveryFactRow;
-  return db
-    .insertInto('delivery_facts')
-    .values(row)
-    .onConflict((oc) =>
-      oc
-        .column('shipment_row_id')
-        .doUpdateSet((eb) =>
-          Object.fromEntries(FACT_COLUMNS.filter((c) => c !== 'shipment_row_id').map((c) => [c, eb.ref(`excluded.${c}`)])),
-        ),
-    );
-});
-
 /**
  * Per shipment, the milestones delivery analytics count, and the daily aggregates they are answered from.
  * A shipment's change reaches the aggregates as the difference between its old and new facts.
  */
 export class DeliveryFactsRepository {
   constructor(private readonly db: Kysely<Database>) {}
-
-  async get(shipmentRowId: number): Promise<DeliveryFactRow | undefined> {
-    return (await factOf.execute(this.db, shipmentRowId))[0];
-  }
-
-  async put(fact: DeliveryFactRow): Promise<void> {
-    await putFact.execute(this.db, ...FACT_COLUMNS.map((column) => fact[column]));
-  }
 
   /** The facts of several shipments, by shipment. */
   async getMany(shipmentRowIds: readonly number[]): Promise<Map<number, DeliveryFactRow>> {
