@@ -22,6 +22,7 @@ import * as carrierFallback from './migrations/0021_carrier_fallback.js';
 import * as trackingNumberKey from './migrations/0022_tracking_number_key.js';
 import * as deliveryIntelligence from './migrations/0023_delivery_intelligence.js';
 import * as deliveryLearningQueue from './migrations/0024_delivery_learning_queue.js';
+import * as trackingStops from './migrations/0025_tracking_stops.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0022_tracking_number_key': trackingNumberKey,
   '0023_delivery_intelligence': deliveryIntelligence,
   '0024_delivery_learning_queue': deliveryLearningQueue,
+  '0025_tracking_stops': trackingStops,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -338,6 +338,15 @@ export interface PollLeasesTable {
   leased_until: string;
 }
 
+/** Numbers an aggregator was told to stop following, until a poll has it track them again (0025_tracking_stops). */
+export interface TrackingStopsTable {
+  account_id: number;
+  carrier_reference: string;
+  /** The number as carrier detection reads it (`normalizeTrackingNumber`: spaces and dashes removed, upper case). */
+  tracking_key: string;
+  stopped_at: string;
+}
+
 export interface NotificationSettingsTable {
   id: Generated<number>;
   account_id: number;
@@ -479,6 +488,7 @@ export interface Database {
   orders: OrdersTable;
   shipments: ShipmentsTable;
   poll_leases: PollLeasesTable;
+  tracking_stops: TrackingStopsTable;
   shipment_tags: ShipmentTagsTable;
   tracking_events: TrackingEventsTable;
   jobs: JobsTable;

@@ -23,6 +23,7 @@ import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
+import { TrackingStopsRepository } from './tracking-stops.repository.js';
 import { TransitHistogramsRepository } from './transit-histograms.repository.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
@@ -34,6 +35,7 @@ export class Repositories {
   readonly orders: OrdersRepository;
   readonly shipments: ShipmentsRepository;
   readonly pollLeases: PollLeasesRepository;
+  readonly trackingStops: TrackingStopsRepository;
   readonly events: TrackingEventsRepository;
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
@@ -63,6 +65,7 @@ export class Repositories {
     this.orders = new OrdersRepository(db);
     this.shipments = new ShipmentsRepository(db, dialect);
     this.pollLeases = new PollLeasesRepository(db);
+    this.trackingStops = new TrackingStopsRepository(db);
     this.events = new TrackingEventsRepository(db, dialect);
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
