@@ -23,6 +23,7 @@ import * as trackingNumberKey from './migrations/0022_tracking_number_key.js';
 import * as deliveryIntelligence from './migrations/0023_delivery_intelligence.js';
 import * as deliveryLearningQueue from './migrations/0024_delivery_learning_queue.js';
 import * as trackingStops from './migrations/0025_tracking_stops.js';
+import * as shipmentVersions from './migrations/0026_shipment_versions.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0023_delivery_intelligence': deliveryIntelligence,
   '0024_delivery_learning_queue': deliveryLearningQueue,
   '0025_tracking_stops': trackingStops,
+  '0026_shipment_versions': shipmentVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

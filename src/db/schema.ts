@@ -406,6 +406,15 @@ export interface TransitHistogramsTable {
   shipments: number;
 }
 
+/**
+ * A number per shipment that changes with every write to what its rendering is made from (its row, order, events,
+ * documents, return ticket), kept by triggers (0026_shipment_versions): kept renderings are checked against it.
+ */
+export interface ShipmentVersionsTable {
+  shipment_row_id: number;
+  version: number;
+}
+
 /** Shipments whose journey changed since delivery intelligence last counted them (0024_delivery_learning_queue). */
 export interface DeliveryLearningTable {
   shipment_row_id: number;
@@ -512,6 +521,7 @@ export interface Database {
   transit_histograms: TransitHistogramsTable;
   delivery_facts: DeliveryFactsTable;
   delivery_learning: DeliveryLearningTable;
+  shipment_versions: ShipmentVersionsTable;
   delivery_daily: DeliveryDailyTable;
   delivery_daily_transits: DeliveryDailyTransitsTable;
   delivery_rollups: DeliveryRollupsTable;

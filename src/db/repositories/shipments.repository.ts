@@ -90,13 +90,39 @@ const shownEvents = new PreparedQuery((db, shipmentRowId: number) =>
 );
 /** The same for a page of shipments, by page size (a list asks for its limit, mostly 20). */
 const shownEventsOf = new PreparedQueryFamily<number[], ShownEventRow>(101);
-/** How many events shipments have and their newest row ids (read from the index alone), by list length. */
-const eventStampsOf = new PreparedQueryFamily<number[], { shipment_row_id: number; count: number; last: number }>(101);
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
 const findByIdForUpdate = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate());
 const findByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
   db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_uuid', '=', shipmentUuid),
+);
+/**
+ * What a kept rendering is checked by, and what the rest of an answer needs besides it (the proof of delivery's
+ * link): read from the row's index entry and leading columns and the narrow `shipment_versions`, not the body.
+ */
+const HEAD_COLUMNS = [
+  'shipments.id',
+  'shipments.shipment_id',
+  'shipments.shipment_uuid',
+  'shipments.pod_file',
+  'shipment_versions.version',
+] as const;
+export type ShipmentHead = Pick<ShipmentRow, 'id' | 'shipment_id' | 'shipment_uuid' | 'pod_file'> & { version: number };
+const headByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
+  db
+    .selectFrom('shipments')
+    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+    .select(HEAD_COLUMNS)
+    .where('shipments.account_id', '=', accountId)
+    .where('shipments.shipment_uuid', '=', shipmentUuid),
+);
+const headByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
+  db
+    .selectFrom('shipments')
+    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+    .select(HEAD_COLUMNS)
+    .where('shipments.account_id', '=', accountId)
+    .where('shipments.shipment_id', '=', shipmentId),
 );
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
@@ -539,28 +565,30 @@ export class ShipmentsRepository {
     return byShipment;
   }
 
-  /**
-   * What identifies the set of a shipment's events, by shipment: their count and newest row id. Events are
-   * only ever added (never changed or removed, and row ids are never reused), so equal stamps mean equal
-   * events; shipment renderings are cached on that (ShipmentJsonCache).
-   */
-  async eventStamps(shipmentRowIds: number[]): Promise<Map<number, string>> {
-    const stamps = new Map<number, string>(shipmentRowIds.map((id) => [id, stampOf(0, null)]));
-    if (shipmentRowIds.length === 0) return stamps;
-    const rows = await executeForIds(this.db, eventStampsOf, shipmentRowIds, (db, ids) =>
-      db
-        .selectFrom('tracking_events')
-        .select((eb) => ['shipment_row_id', eb.fn.countAll<number>().as('count'), eb.fn.max('id').as('last')])
-        .where('shipment_row_id', 'in', ids)
-        .groupBy('shipment_row_id'),
-    );
-    for (const row of rows) stamps.set(row.shipment_row_id, stampOf(Number(row.count), row.last));
-    return stamps;
-  }
-
   /** Newest first, keyset-paginated on the row id: stable while new shipments arrive. */
   list(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentRow[]> {
-    let query = this.db.selectFrom('shipments').selectAll('shipments').where('shipments.account_id', '=', accountId);
+    return this.listed(accountId, filter, beforeId).selectAll('shipments').orderBy('shipments.id', 'desc').limit(limit).execute();
+  }
+
+  /** The heads of a `list` page: what its kept renderings are checked by. */
+  async listHeads(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentHead[]> {
+    const rows = await this.listed(accountId, filter, beforeId)
+      .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+      .select(HEAD_COLUMNS)
+      .orderBy('shipments.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(headOf);
+  }
+
+  /** The account's shipment head by `shipment_uuid` or by `shipment_id`. */
+  async head(accountId: number, by: 'shipment_uuid' | 'shipment_id', value: string): Promise<ShipmentHead | undefined> {
+    const row = await (by === 'shipment_uuid' ? headByUuid : headByShipmentId).executeTakeFirst(this.db, accountId, value);
+    return row ? headOf(row) : undefined;
+  }
+
+  private listed(accountId: number, filter: ShipmentListFilter, beforeId: number | null) {
+    let query = this.db.selectFrom('shipments').where('shipments.account_id', '=', accountId);
     if (beforeId !== null) query = query.where('shipments.id', '<', beforeId);
     if (filter.createdFrom) query = query.where('shipments.created_at', '>=', filter.createdFrom);
     if (filter.createdTo) query = query.where('shipments.created_at', '<=', filter.createdTo);
@@ -588,8 +616,19 @@ export class ShipmentsRepository {
         ),
       );
     }
-    return query.orderBy('shipments.id', 'desc').limit(limit).execute();
+    return query;
   }
+}
+
+/** A head as read (PostgreSQL answers a bigint as text). */
+function headOf(row: Omit<ShipmentHead, 'version'> & { version: number | string }): ShipmentHead {
+  return {
+    id: Number(row.id),
+    shipment_id: row.shipment_id,
+    shipment_uuid: row.shipment_uuid,
+    pod_file: row.pod_file,
+    version: Number(row.version),
+  };
 }
 
 /** One of `times` for each row by its id (`times[id % n]`), as an SQL expression; at most MAX_SPREAD of them. */
@@ -601,16 +640,4 @@ function spreadById(times: ReadonlyArray<string | null>) {
     spread.map((time, i) => sql`when ${sql.lit(i)} then ${time}`),
     sql` `,
   )} end`;
-}
-
-/** The stamp of a set of events (see `eventStamps`); `eventStampOf` gives the same for rows in hand. */
-function stampOf(count: number, last: number | string | null): string {
-  return `${count}:${last ?? ''}`;
-}
-
-/** The stamp of the events a shipment shows, from the rows themselves. */
-export function eventStampOf(events: readonly Pick<ShownEventRow, 'id'>[]): string {
-  let last: number | null = null;
-  for (const event of events) if (last === null || event.id > last) last = event.id;
-  return stampOf(events.length, last);
 }

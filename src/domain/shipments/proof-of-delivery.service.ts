@@ -41,7 +41,7 @@ export class ProofOfDeliveryService {
     return JSON.stringify({ key, reference: proof.reference, content_type: contentType } satisfies StoredProof);
   }
 
-  url(shipment: ShipmentRow): string | null {
+  url(shipment: Pick<ShipmentRow, 'pod_file' | 'shipment_uuid'>): string | null {
     if (!shipment.pod_file) return null;
     const expires = new Date(this.clock.now().getTime() + POD_URL_LIFETIME_MS);
     return `${this.publicUrl}${signPath(`/files/pod/${shipment.shipment_uuid}/`, this.urlKey, expires)}`;

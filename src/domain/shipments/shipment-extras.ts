@@ -24,7 +24,7 @@ export class ShipmentExtrasOfCapabilities implements ShipmentExtras {
     return row.collection_point ? JSON.parse(row.collection_point) : null;
   }
 
-  async podUrl(row: ShipmentRow): Promise<string | null> {
+  async podUrl(row: Pick<ShipmentRow, 'pod_file' | 'shipment_uuid'>): Promise<string | null> {
     return this.proofs.url(row);
   }
 }

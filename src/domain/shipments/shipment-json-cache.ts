@@ -1,56 +1,22 @@
-import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 
-/**
- * Everything a shipment's rendering is made from. The row, its order, its documents and the v5.2 extras
- * are read for every request anyway (they are small); the events, most of the work, are known by their
- * stamp (count and newest row id: events are only ever added).
- */
-export interface RenderInputs {
-  row: ShipmentRow;
-  order: OrderRow | null;
-  /** `ShipmentsRepository.eventStamps` of the shipment. */
-  events: string;
-  /** The document references as JSON. */
-  documents: string;
-  /** The v5.2 `returns` and `collection_point` as JSON ('' for v5). */
-  extras: string;
-}
-
-interface Entry extends RenderInputs {
+interface Entry {
+  /** The shipment's `shipment_versions.version` when what the rendering was made from was read. */
+  version: number;
   json: Buffer;
-  size: number;
 }
 
-/** Every field of both records equal (rows of one table: strings, numbers, null). */
-function sameRecord(a: object | null, b: object | null): boolean {
-  if (a === b) return true;
-  if (!a || !b) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  for (const key in right) if (left[key] !== right[key]) return false;
-  for (const key in left) if (!(key in right)) return false;
-  return true;
-}
-
-function sameInputs(entry: Entry, inputs: RenderInputs): boolean {
-  return (
-    entry.events === inputs.events &&
-    entry.documents === inputs.documents &&
-    entry.extras === inputs.extras &&
-    sameRecord(entry.row, inputs.row) &&
-    sameRecord(entry.order, inputs.order)
-  );
-}
+/** Bytes an entry is counted as beyond its text (key, entry, map slot). */
+const ENTRY_OVERHEAD = 200;
 
 /**
  * Shipments rendered as JSON (UTF-8 bytes: a response is then a copy of them, not a re-encoding of a
  * string built from thousands of pieces), kept per process by row id and shape, least recently used dropped first
- * once the texts pass `maxBytes`. An entry is used only when everything it was made from is equal to what
- * the request read from the database, so a change anywhere (this process, another API process, a worker)
- * is never answered from a stale copy. Only renderings of committed data may be stored: the reader reads
- * through the database, never a transaction.
+ * once the texts pass `maxBytes`. An entry is used only when the shipment's version in the database (bumped by
+ * triggers in the transaction of every write to its row, order, events, documents or return ticket) is the one
+ * read before the rendering's parts were read, so a change anywhere (this process, another API process, a
+ * worker, a statement typed into the database) is never answered from a stale copy. Only renderings of
+ * committed data may be stored: the reader reads through the database, never a transaction.
  */
 export class ShipmentJsonCache {
   private readonly entries = new Map<string, Entry>();
@@ -61,20 +27,11 @@ export class ShipmentJsonCache {
 
   constructor(private readonly maxBytes: number) {}
 
-  /** Whether a rendering of this shipment in this shape is kept (it may still be out of date). */
-  holds(version: ShapeVersion, shipmentRowId: number): boolean {
-    return this.entries.has(`${version}:${shipmentRowId}`);
-  }
-
-  /** Counts a shipment rendered anew because none was kept. */
-  missed(): void {
-    this.misses++;
-  }
-
-  get(version: ShapeVersion, inputs: RenderInputs): Buffer | undefined {
-    const key = `${version}:${inputs.row.id}`;
+  /** The kept rendering of this shipment in this shape made at `version`, or undefined (counted as a miss). */
+  get(shape: ShapeVersion, shipmentRowId: number, version: number): Buffer | undefined {
+    const key = `${shape}:${shipmentRowId}`;
     const entry = this.entries.get(key);
-    if (!entry || !sameInputs(entry, inputs)) {
+    if (!entry || entry.version !== version) {
       this.misses++;
       return undefined;
     }
@@ -84,21 +41,25 @@ export class ShipmentJsonCache {
     return entry.json;
   }
 
-  set(version: ShapeVersion, inputs: RenderInputs, json: Buffer): void {
-    const key = `${version}:${inputs.row.id}`;
-    const size = json.length + inputs.row.body.length + inputs.documents.length + inputs.extras.length + 1024;
+  /**
+   * Keeps a rendering made from parts all read after the shipment's version was read as `version`: the parts
+   * are then at least that version, and a later write bumps the version past it.
+   */
+  set(shape: ShapeVersion, shipmentRowId: number, version: number, json: Buffer): void {
+    const key = `${shape}:${shipmentRowId}`;
+    const size = json.length + ENTRY_OVERHEAD;
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.bytes -= old.size;
+      this.bytes -= old.json.length + ENTRY_OVERHEAD;
     }
     if (size > this.maxBytes) return;
-    this.entries.set(key, { ...inputs, json, size });
+    this.entries.set(key, { version, json });
     this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.size;
+      this.bytes -= entry.json.length + ENTRY_OVERHEAD;
     }
   }
 

@@ -1,14 +1,14 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import { eventStampOf, type ShipmentListFilter, type ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentHead, ShipmentListFilter, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
 import type { RenderedShipment, ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
-import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
+import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 
 interface Cursor {
@@ -22,7 +22,7 @@ export interface ShipmentExtras {
   documents(rows: ShipmentRow[]): Promise<Map<number, Record<string, unknown>[]>>;
   returns(row: ShipmentRow): Promise<Record<string, unknown> | null>;
   collectionPoint(row: ShipmentRow): Promise<Record<string, unknown> | null>;
-  podUrl(row: ShipmentRow): Promise<string | null>;
+  podUrl(row: Pick<ShipmentRow, 'pod_file' | 'shipment_uuid'>): Promise<string | null>;
 }
 
 /**
@@ -61,83 +61,97 @@ export class ShipmentReader {
 
   /** The account's shipment with this identifier. */
   async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<RenderedShipment> {
-    const row = await findShipment(this.repos, caller.accountId, identifier);
-    return (await this.renderAll([row], version))[0];
+    const head = await findShipmentHead(this.repos, caller.accountId, identifier);
+    const [rendered] = await this.renderHeads([head], version);
+    if (!rendered) throw new NotFoundError('No shipment matches the identifier');
+    return rendered;
   }
 
   /**
-   * A shipment whose row the caller holds, read after its transaction committed (a shipment just changed is
-   * then kept for the details that follow).
+   * A shipment whose row the caller holds, read after its transaction committed, rendered from that row. Not
+   * kept: the version the row was written at is not known here, and the details that follow check their own.
    */
   async render(row: ShipmentRow, version: ShapeVersion): Promise<RenderedShipment> {
-    return (await this.renderAll([row], version))[0];
+    return (await this.renderRows([row], version, null))[0];
   }
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
   async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
-    const { rows, next_page } = await this.listPage(caller, query);
-    return { shipments: await this.renderAll(rows, 'v5'), next_page };
+    const { heads, next_page } = await this.listPage(caller, query);
+    return { shipments: await this.renderHeads(heads, 'v5'), next_page };
   }
 
-  private async listPage(caller: Caller, query: ListQuery): Promise<{ rows: ShipmentRow[]; next_page: string | null }> {
+  private async listPage(caller: Caller, query: ListQuery): Promise<{ heads: ShipmentHead[]; next_page: string | null }> {
     const cursor = query.next_page ? decodeCursor(query.next_page) : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
-    const rows = await this.repos.shipments.list(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
-    const page = rows.slice(0, cursor.limit);
+    const heads = await this.repos.shipments.listHeads(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
+    const page = heads.slice(0, cursor.limit);
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
     const next =
-      rows.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
-    return { rows: page, next_page: next };
+      heads.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
+    return { heads: page, next_page: next };
   }
 
   /**
-   * The shipments rendered, the one way every entry point goes. Row, order, documents and extras are read as for
-   * any rendering; the events of a shipment with a kept rendering only by their stamp, and in full only where
-   * that rendering is out of date.
+   * The shipments these heads name, the one way the API reads them: a kept rendering made at the head's version is
+   * sent as it is; the others are read whole (after their heads, so never older than the versions they are kept
+   * at), rendered and kept. A shipment deleted since its head was read is left out.
    */
-  private async renderAll(rows: ShipmentRow[], version: ShapeVersion): Promise<RenderedShipment[]> {
-    const kept = rows.filter((row) => this.cache.holds(version, row.id)).map((row) => row.id);
-    const [stamps, orders, documents, extras] = await Promise.all([
-      this.repos.shipments.eventStamps(kept),
+  private async renderHeads(heads: ShipmentHead[], version: ShapeVersion): Promise<RenderedShipment[]> {
+    const texts: Array<Buffer | undefined> = heads.map((head) => this.cache.get(version, head.id, head.version));
+    const missed = heads.filter((_, i) => texts[i] === undefined);
+    const made = new Map<number, RenderedShipment>();
+    if (missed.length > 0) {
+      const rows =
+        missed.length === 1
+          ? [await this.repos.shipments.findById(missed[0].id)].filter((row): row is ShipmentRow => row !== undefined)
+          : await this.repos.shipments.findByIds(missed.map((head) => head.id));
+      const versions = new Map(missed.map((head) => [head.id, head.version]));
+      const rendered = await this.renderRows(rows, version, versions);
+      for (let i = 0; i < rows.length; i++) made.set(rows[i].id, rendered[i]);
+    }
+    const shipments: RenderedShipment[] = [];
+    for (let i = 0; i < heads.length; i++) {
+      const json = texts[i];
+      if (json === undefined) {
+        const rendered = made.get(heads[i].id);
+        if (rendered) shipments.push(rendered);
+      } else {
+        shipments.push({ version, json, podUrl: version === 'v5.2' ? await this.extras.podUrl(heads[i]) : null });
+      }
+    }
+    return shipments;
+  }
+
+  /**
+   * Renders these rows with their orders, events, documents and extras, read now; keeps each rendering at the
+   * version given for its row, when one is.
+   */
+  private async renderRows(rows: ShipmentRow[], version: ShapeVersion, versions: Map<number, number> | null): Promise<RenderedShipment[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.id);
+    const [orders, documents, extras, events] = await Promise.all([
       this.ordersOf(rows),
       this.extras.documents(rows),
       Promise.all(rows.map((row) => this.shapeExtras(row, version))),
+      ids.length === 1
+        ? this.repos.shipments.shownEvents(ids[0]).then((shown) => new Map([[ids[0], shown]]))
+        : this.repos.shipments.shownEventsOf(ids),
     ]);
-    const texts: Buffer[] = [];
-    const missed: number[] = [];
-    const inputs = rows.map((row, i) => {
-      const stamp = stamps.get(row.id);
-      const input = {
+    return rows.map((row, i) => {
+      const { returns, collectionPoint, podUrl } = extras[i];
+      const aggregate = {
         row,
         order: orders(row),
-        events: stamp ?? '',
-        documents: JSON.stringify(documents.get(row.id) ?? []),
-        extras: version === 'v5.2' ? JSON.stringify([extras[i].returns, extras[i].collectionPoint]) : '',
+        events: events.get(row.id) ?? [],
+        documents: documents.get(row.id) ?? [],
+        returns,
+        collectionPoint,
       };
-      let cached: Buffer | undefined;
-      if (stamp === undefined) this.cache.missed();
-      else cached = this.cache.get(version, input);
-      if (cached === undefined) missed.push(i);
-      else texts[i] = cached;
-      return input;
+      const json = Buffer.from(this.serializers[version](presentShipment(aggregate, version, this.lookups)));
+      const at = versions?.get(row.id);
+      if (at !== undefined) this.cache.set(version, row.id, at, json);
+      return { version, json, podUrl };
     });
-    if (missed.length > 0) {
-      const missedIds = missed.map((i) => rows[i].id);
-      const events =
-        missedIds.length === 1
-          ? new Map([[missedIds[0], await this.repos.shipments.shownEvents(missedIds[0])]])
-          : await this.repos.shipments.shownEventsOf(missedIds);
-      for (const i of missed) {
-        const { row, order } = inputs[i];
-        const rowEvents = events.get(row.id) ?? [];
-        const { returns, collectionPoint } = extras[i];
-        const aggregate = { row, order, events: rowEvents, documents: documents.get(row.id) ?? [], returns, collectionPoint };
-        const text = Buffer.from(this.serializers[version](presentShipment(aggregate, version, this.lookups)));
-        // Keyed by the events it was made from (they may be newer than the stamp read above).
-        this.cache.set(version, { ...inputs[i], events: eventStampOf(rowEvents) }, text);
-        texts[i] = text;
-      }
-    }
-    return texts.map((json, i) => ({ version, json, podUrl: extras[i].podUrl }));
   }
 
   private async shapeExtras(row: ShipmentRow, version: ShapeVersion) {

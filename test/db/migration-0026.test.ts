@@ -1,0 +1,176 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../src/db/migrate.js';
+import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+
+/**
+ * Migration 0026 and its triggers: every shipment has a version (those written before the upgrade too), and every
+ * write to what a shipment's rendering is made from (its row, its order, its events, documents and return ticket)
+ * changes it in the same transaction; a write rolled back leaves it as it was. Kept renderings rely on it
+ * (src/domain/shipments/shipment-json-cache.ts).
+ */
+const postgres = await reachablePostgres();
+const drops: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+const now = '2026-11-29T10:00:00.000Z';
+
+async function shipment(db: Kysely<any>, accountId: number, orderId: number | null, n: number): Promise<number> {
+  const row = await db
+    .insertInto('shipments')
+    .values({
+      account_id: accountId,
+      shipment_uuid: `00000000-0000-4000-8000-00000000000${n}`,
+      shipment_id: `S-${n}`,
+      order_row_id: orderId,
+      status: 'pending',
+      source: 'api',
+      tracking_page_reference: `ref-${n}`,
+      body: '{}',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function versionOf(db: Kysely<any>, id: number): Promise<number | undefined> {
+  const row = await db.selectFrom('shipment_versions').select('version').where('shipment_row_id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.version);
+}
+
+async function check(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const before = await migrator.migrateTo('0024_delivery_learning_queue');
+  if (before.error) throw before.error;
+  const account = await db
+    .insertInto('accounts')
+    .values({ account_uuid: 'acc-0026', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const accountId = Number(account.id);
+  const order = await db
+    .insertInto('orders')
+    .values({ account_id: accountId, order_uuid: 'ord-0026', order_id: 'O-1', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const orderId = Number(order.id);
+  const old = await shipment(db, accountId, orderId, 1);
+
+  const after = await migrator.migrateToLatest();
+  if (after.error) throw after.error;
+  expect(await versionOf(db, old)).toBe(0);
+
+  const sibling = await shipment(db, accountId, orderId, 2);
+  const other = await shipment(db, accountId, null, 3);
+  expect(await versionOf(db, sibling)).toBe(0);
+
+  // Each write moves the version of the shipment it belongs to, and of no other.
+  let last = 0;
+  const moved = async (id: number, write: () => Promise<unknown>) => {
+    const was = (await versionOf(db, id)) as number;
+    const untouched = (await versionOf(db, other)) as number;
+    await write();
+    const is = (await versionOf(db, id)) as number;
+    expect(is).toBeGreaterThan(was);
+    if (id !== other) expect(await versionOf(db, other)).toBe(untouched);
+    last = is;
+  };
+  await moved(old, () => db.updateTable('shipments').set({ status: 'active' }).where('id', '=', old).execute());
+  await moved(old, () =>
+    db
+      .insertInto('tracking_events')
+      .values({
+        shipment_row_id: old,
+        dedupe_key: 'e-1',
+        origin: 'manual',
+        event: 'Scanned',
+        time_text: now,
+        time_utc: now,
+        additional_info: '{}',
+        sequence: 0,
+        created_at: now,
+      })
+      .execute(),
+  );
+  const document = {
+    account_id: accountId,
+    document_uuid: 'doc-0026',
+    shipment_row_id: old,
+    document_id: 'label-1',
+    name: 'Label',
+    type: 'label',
+    file_format: 'pdf',
+    content_type: 'application/pdf',
+    status: 'pending',
+    additional_info: '{}',
+    created_at: now,
+    updated_at: now,
+  };
+  await moved(old, () => db.insertInto('documents').values(document).execute());
+  await moved(old, () => db.updateTable('documents').set({ status: 'ready' }).where('document_uuid', '=', 'doc-0026').execute());
+  await moved(old, () => db.deleteFrom('documents').where('document_uuid', '=', 'doc-0026').execute());
+  const ticket = {
+    account_id: accountId,
+    return_uuid: 'ret-0026',
+    shipment_row_id: old,
+    status: 'pending approval',
+    details: '{}',
+    requested_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  await moved(old, () => db.insertInto('returns').values(ticket).execute());
+  await moved(old, () => db.updateTable('returns').set({ status: 'approved' }).where('return_uuid', '=', 'ret-0026').execute());
+  // The order shows in both of its shipments.
+  const siblingBefore = (await versionOf(db, sibling)) as number;
+  await moved(old, () => db.updateTable('orders').set({ source_name: 'Shop' }).where('id', '=', orderId).execute());
+  expect(await versionOf(db, sibling)).toBeGreaterThan(siblingBefore);
+
+  // A write rolled back takes its bump with it.
+  await expect(
+    db.transaction().execute(async (trx) => {
+      await trx.updateTable('shipments').set({ status: 'inactive' }).where('id', '=', old).execute();
+      throw new Error('rolled back');
+    }),
+  ).rejects.toThrow('rolled back');
+  expect(await versionOf(db, old)).toBe(last);
+
+  // A deleted shipment leaves no version behind.
+  await db.deleteFrom('returns').where('shipment_row_id', '=', old).execute();
+  await db.deleteFrom('tracking_events').where('shipment_row_id', '=', old).execute();
+  await db.deleteFrom('shipments').where('id', '=', old).execute();
+  expect(await versionOf(db, old)).toBeUndefined();
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from shipment_versions`.execute(db);
+  expect(Number(rows[0].n)).toBe(2);
+}
+
+describe('migration 0026: shipment versions kept by triggers', () => {
+  it('SQLite', async () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    try {
+      await check(db);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it.skipIf(postgres.url === null)('PostgreSQL', async () => {
+    const database = await createDatabase(postgres.url as string, 'wb_mig');
+    drops.push(() => database.drop());
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    try {
+      await check(db);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
