@@ -43,7 +43,8 @@ type Read = { number: string; response: CarrierResponse } | { number: string; un
  * Ship24 Tracking API (per-shipment plans): `Authorization: Bearer <API key>`; one tracker per number, created
  * once (`POST /trackers/bulk`) and read by its `clientTrackerId` (`GET /trackers/{id}/results`); webhooks posted
  * with the account's webhook secret as a bearer token; trackers unsubscribed (`PATCH /trackers/{id}`) when Waybill
- * stops following a number. docs/carriers/ship24.md describes the API and the choices.
+ * stops following a number, and created again when it follows the number again. docs/carriers/ship24.md describes
+ * the API and the choices.
  */
 export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, PushCapable {
   static readonly id = 'ship24';
@@ -144,8 +145,9 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
   }
 
   /**
-   * Creates the trackers of numbers Ship24 does not know, in one bulk call per 100: the only place trackers are
-   * created, so a number is registered once however often it is polled. Each created tracker is counted.
+   * Creates the trackers of numbers Ship24 does not know, in one bulk call per 100: the only places trackers are
+   * created are a poll, for numbers without one, and `resumeTracking`, for numbers whose tracker was
+   * unsubscribed; so a number is registered once however often it is polled. Each created tracker is counted.
    */
   private async register(numbers: string[], context: CallContext): Promise<Map<string, Registration | CarrierError>> {
     const outcomes = new Map<string, Registration | CarrierError>();
@@ -259,6 +261,47 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
       const message = error instanceof Error ? error.message : String(error);
       return { status: 'error', retryable: true, message: `Ship24 stop failed: ${message.slice(0, 200)}` };
     }
+  }
+
+  /**
+   * Subscribes numbers whose trackers were unsubscribed again, by creating their trackers anew through the bulk
+   * creation a poll registers with (the same `clientTrackerId`: Ship24 checks its uniqueness among subscribed
+   * trackers only, so unsubscribing freed it). A created tracker is billed and counted like a registration; one
+   * answered `existing` (subscribed already) counts as done. Never throws.
+   */
+  async resumeTracking(
+    numbers: readonly string[],
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | CarrierError> {
+    try {
+      const context = this.prepare(settings, { now: options.now, signal: options.signal });
+      if ('retryable' in context) return context;
+      const byId = new Map<string, string>();
+      for (const number of numbers) if (!byId.has(clientTrackerId(number))) byId.set(clientTrackerId(number), number);
+      const unique = [...byId.values()];
+      for (let i = 0; i < unique.length; i += BULK_MAX) {
+        const part = unique.slice(i, i + BULK_MAX);
+        const outcome = await this.gated(context, () => this.subscribeAgain(part, context));
+        if (outcome !== 'subscribed') return outcome;
+      }
+      return { status: 'ok' };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { status: 'error', retryable: true, message: `Ship24 re-subscription failed: ${message.slice(0, 200)}` };
+    }
+  }
+
+  private async subscribeAgain(numbers: string[], context: CallContext): Promise<'subscribed' | CarrierError> {
+    const created = await this.register(numbers, context);
+    for (const number of numbers) {
+      const outcome = this.registrationResult(number, created.get(number));
+      if (outcome.status === 'error') {
+        const { tracking_number: _, ...error } = outcome;
+        return error;
+      }
+    }
+    return 'subscribed';
   }
 
   private async unsubscribe(id: string, context: CallContext): Promise<'stopped' | CarrierError> {

@@ -26,7 +26,8 @@ type Registration = 'registered' | 'known' | CarrierError;
  * 17TRACK Tracking API v2.2: every call a JSON POST of up to 40 `{ "number" }` with the `17token` header. A poll
  * asks `gettrackinfo`; the numbers 17TRACK does not know (-18019902) are registered in one `register` call (17TRACK
  * bills each registration once; a registered number answers -18019901 and is not counted); tracking is stopped
- * with `stoptrack`; webhooks are checked by the push token in the hook URL and 17TRACK's `sign` header.
+ * with `stoptrack` and started again with `retrack`; webhooks are checked by the push token in the hook URL and
+ * 17TRACK's `sign` header.
  * docs/carriers/trk17t.md describes the API and the choices.
  */
 export class Trk17tCarrier extends HttpCarrier implements TrackingRegistrar, PushCapable {
@@ -178,6 +179,51 @@ export class Trk17tCarrier extends HttpCarrier implements TrackingRegistrar, Pus
       return { status: 'error', retryable: true, message: '17TRACK did not say whether it stopped the number' };
     }
     return 'stopped';
+  }
+
+  /**
+   * Has 17TRACK track stopped numbers again (`retrack`), 40 a call, within the credential's limits. 17TRACK re-tracks
+   * a number once in its lifetime: a number it re-tracked before (-18019905) counts as done, as do one it tracks
+   * already (-18019904) and one it never registered (-18019902, registered by the poll that follows). Never throws.
+   */
+  async resumeTracking(
+    numbers: readonly string[],
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | CarrierError> {
+    try {
+      const context = this.prepare(settings, { now: options.now, signal: options.signal });
+      if ('retryable' in context) return context;
+      const unique = [...new Set(numbers.map(normalizeNumber))].filter((n) => n !== '');
+      for (let i = 0; i < unique.length; i += NUMBERS_PER_CALL) {
+        const part = unique.slice(i, i + NUMBERS_PER_CALL);
+        const outcome = await this.gated(context, () => this.retrack(part, context));
+        if (outcome !== 'tracked') return outcome;
+      }
+      return { status: 'ok' };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { status: 'error', retryable: true, message: `17TRACK re-tracking failed: ${message.slice(0, 200)}` };
+    }
+  }
+
+  private async retrack(numbers: string[], context: CallContext): Promise<'tracked' | CarrierError> {
+    const response = await this.post(context, 'retrack', numbers);
+    if ('retryable' in response) return this.untilReset(response);
+    if (response.status !== 200) return this.unreadable(context, response, 're-tracking answer');
+    const envelope = readEnvelope(response.json(), numbers);
+    if (!envelope) return this.unreadable(context, response, 're-tracking answer');
+    if (envelope.code !== 0 && envelope.accepted.size + envelope.rejected.size === 0) {
+      return this.requestRefused(context, envelope.code, response);
+    }
+    const done: readonly number[] = [TRK17T_ERRORS.notStopped, TRK17T_ERRORS.retrackedOnce, TRK17T_ERRORS.notRegistered];
+    for (const number of numbers) {
+      const refusal = envelope.rejected.get(number);
+      if (envelope.accepted.has(number) || (refusal && refusal.code !== null && done.includes(refusal.code))) continue;
+      if (refusal) return this.numberRefused(context, refusal, 'to re-track the number');
+      return { status: 'error', retryable: true, message: '17TRACK did not say whether it re-tracked the number' };
+    }
+    return 'tracked';
   }
 
   /** A pushed body, mapped like a poll. */

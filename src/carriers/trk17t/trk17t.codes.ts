@@ -145,6 +145,10 @@ export const TRK17T_ERRORS = {
   notRegistered: -18019902,
   /** The carrier cannot be detected from the number. */
   carrierNotDetected: -18019903,
+  /** Only stopped numbers can be re-tracked (this one is being tracked). */
+  notStopped: -18019904,
+  /** Each number can be re-tracked once only (this one was). */
+  retrackedOnce: -18019905,
   /** Only numbers being tracked can be stopped (this one is stopped already). */
   notBeingTracked: -18019906,
   /** "Tracking amount exceeds your daily limit" (the account's own daily limit). */

@@ -16,17 +16,21 @@ export const TRACKER_PATH = /^\/public\/v1\/trackers\/wb-[0-9a-f]{32}$/;
 export const COURIERS_PATH = '/public/v1/couriers';
 
 export interface Ship24Server extends CarrierServer {
-  /** Trackers by `clientTrackerId`: the number, and whether it is subscribed. */
-  trackers: Map<string, { number: string; subscribed: boolean }>;
+  /**
+   * Trackers by `clientTrackerId`: the number, whether it is subscribed, and for an unsubscribed one the results it
+   * had when it was unsubscribed (Ship24 looks for no news for it).
+   */
+  trackers: Map<string, { number: string; subscribed: boolean; frozen?: unknown }>;
   /** Every number a bulk call created a tracker for, once per creation. */
   created: string[];
 }
 
 /**
  * A local stand-in for the Ship24 Tracking API with key `API_KEY`: trackers created by `POST /trackers/bulk`
- * (`existing` when the `clientTrackerId` is known), results by `clientTrackerId` (404 `tracker_not_found` for an
- * unknown one; the fixture of a parcel it can find, else a pending tracker), `PATCH /trackers/{id}`, and
- * `GET /couriers`. `registered` numbers have trackers from the start.
+ * (`existing` when a subscribed tracker has the `clientTrackerId`; an unsubscribed one's id is free, and a new
+ * tracker takes it), results by `clientTrackerId` (404 `tracker_not_found` for an unknown one; the fixture of a
+ * parcel it can find, else a pending tracker; for an unsubscribed tracker, its results when it was unsubscribed),
+ * `PATCH /trackers/{id}`, and `GET /couriers`. `registered` numbers have trackers from the start.
  */
 export async function ship24Server(options: { registered?: readonly string[]; delayMs?: number } = {}): Promise<Ship24Server> {
   const server = (await new CarrierServer().start()) as Ship24Server;
@@ -47,6 +51,7 @@ export async function ship24Server(options: { registered?: readonly string[]; de
     const id = decodeURIComponent(request.path.split('/')[4] ?? '');
     const tracker = request.query.get('searchBy') === 'clientTrackerId' ? server.trackers.get(id) : undefined;
     if (!tracker) return { ...notFound, delayMs: options.delayMs };
+    if (!tracker.subscribed) return { body: tracker.frozen, delayMs: options.delayMs };
     return { body: parcels.get(tracker.number) ?? pendingBody(tracker.number), delayMs: options.delayMs };
   });
   server.on('POST', BULK_PATH, (request) => {
@@ -62,7 +67,7 @@ export async function ship24Server(options: { registered?: readonly string[]; de
           errors: [{ code: 'validation_error', message: 'The trackingNumber provided seems invalid.' }],
         };
       }
-      const known = server.trackers.get(input.clientTrackerId);
+      const known = server.trackers.get(input.clientTrackerId)?.subscribed;
       if (!known) {
         server.trackers.set(input.clientTrackerId, { number: input.trackingNumber, subscribed: true });
         server.created.push(input.trackingNumber);
@@ -100,7 +105,10 @@ export async function ship24Server(options: { registered?: readonly string[]; de
     const tracker = request.query.get('searchBy') === 'clientTrackerId' ? server.trackers.get(id) : undefined;
     if (!tracker) return notFound;
     const patch = JSON.parse(request.body) as { isSubscribed?: boolean };
-    if (patch.isSubscribed === false) tracker.subscribed = false;
+    if (patch.isSubscribed === false && tracker.subscribed) {
+      tracker.subscribed = false;
+      tracker.frozen = parcels.get(tracker.number) ?? pendingBody(tracker.number);
+    }
     return {
       body: {
         data: { tracker: { trackerId: `t-${id}`, trackingNumber: tracker.number, clientTrackerId: id, isSubscribed: tracker.subscribed } },

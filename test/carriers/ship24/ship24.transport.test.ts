@@ -288,6 +288,62 @@ describe('ship24 transport against a local Ship24', () => {
     expect(await adapter.stopTracking([NUMBERS.delivered], {}, { now: new Date() })).toMatchObject({ status: 'error', retryable: false });
   });
 
+  it('subscribes an unsubscribed tracker again by creating it anew with the same clientTrackerId, counted; a subscribed one is existing', async () => {
+    const { server, adapter, kit } = await setup({ registered: [NUMBERS.delivered, NUMBERS.inpost] });
+    expect(await adapter.stopTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    const numbers = [NUMBERS.delivered, ` ${NUMBERS.delivered.toLowerCase()}`, NUMBERS.inpost];
+    expect(await adapter.resumeTracking(numbers, SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    const [bulk] = server.to(BULK_PATH);
+    expect(server.to(BULK_PATH)).toHaveLength(1);
+    expect(bulk.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(JSON.parse(bulk.body)).toEqual(
+      [NUMBERS.delivered, NUMBERS.inpost].map((number) => ({ trackingNumber: number, clientTrackerId: clientTrackerId(number) })),
+    );
+    expect(server.created).toEqual([NUMBERS.delivered]);
+    expect(server.trackers.get(clientTrackerId(NUMBERS.delivered))?.subscribed).toBe(true);
+    // Ship24 bills the new tracker: counted as a registration.
+    expect(await registrations(kit)).toBe(1);
+    // Asked again (an answer lost): the tracker exists, nothing is created or counted.
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    expect(server.created).toEqual([NUMBERS.delivered]);
+    expect(await registrations(kit)).toBe(1);
+    // Read by the same clientTrackerId; no registration on the poll.
+    expect((await track(adapter, [NUMBERS.delivered]))[0].status).toBe('ok');
+    expect(server.to(BULK_PATH)).toHaveLength(2);
+  });
+
+  it('a re-subscription that fails is data, never a throw', async () => {
+    const { server, adapter, kit } = await setup({ registered: [NUMBERS.delivered] });
+    await adapter.stopTracking([NUMBERS.delivered], SETTINGS, { now: new Date() });
+    server.once(BULK_PATH, { status: 503, body: 'down' });
+    server.once(BULK_PATH, { status: 503, body: 'down' });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: true,
+    });
+    expect(await adapter.resumeTracking(['TT2'], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: false,
+      message: expect.stringContaining('validation_error'),
+    });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], {}, { now: new Date() })).toMatchObject({ status: 'error', retryable: false });
+    expect(server.created).toEqual([]);
+    server.once(BULK_PATH, { status: 403, body: fixture('quota-exceeded.json') });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      throttled: 'quota',
+    });
+    // The spent quota pauses the credential: nothing is sent until its reset.
+    const calls = server.requests.length;
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      throttled: 'quota',
+      held: true,
+    });
+    expect(server.requests).toHaveLength(calls);
+    expect(await registrations(kit)).toBe(0);
+  });
+
   it('an incomplete configuration is refused without calling Ship24', async () => {
     const { server, adapter } = await setup();
     const error = errorOf((await track(adapter, [NUMBERS.delivered], {}))[0]);

@@ -12,6 +12,7 @@ export const SETTINGS = { api_key: API_KEY };
 export const TRACK_PATH = '/track/v2.2/gettrackinfo';
 export const REGISTER_PATH = '/track/v2.2/register';
 export const STOP_PATH = '/track/v2.2/stoptrack';
+export const RETRACK_PATH = '/track/v2.2/retrack';
 
 export interface Trk17tServer extends CarrierServer {
   /** Registered numbers, with the carrier key 17TRACK found for each. */
@@ -20,6 +21,8 @@ export interface Trk17tServer extends CarrierServer {
   registrations: string[];
   /** Numbers whose tracking was stopped. */
   stopped: Set<string>;
+  /** Every number a `retrack` call tracked again, once per re-tracking (17TRACK allows one in a number's life). */
+  retracked: string[];
   /** Registrations the account may still make (null: no end). */
   quota: number | null;
   /** What 17TRACK knows of each parcel: its `gettrackinfo` entry, by number (a test may change them). */
@@ -36,8 +39,10 @@ const rejected = (number: string, code: number, message: string) => ({ number, e
 /**
  * A local stand-in for 17TRACK's Tracking API v2.2 with key `API_KEY`: `register` (-18019901 for a registered number,
  * -18019908 once the quota is spent), `gettrackinfo` (-18019902 for a number not registered; the fixture of a parcel
- * it knows, else a number without information yet) and `stoptrack`. `registered` numbers are registered from the
- * start; `trackReply` answers every `gettrackinfo` instead.
+ * it knows, else a number without information yet), `stoptrack` (a stopped number answers what it had when it
+ * stopped, whatever its parcel does since) and `retrack` (-18019904 for a number not stopped, -18019905 for one
+ * re-tracked before). `registered` numbers are registered from the start; `trackReply` answers every
+ * `gettrackinfo` instead.
  */
 export async function trk17tServer(
   options: { registered?: readonly string[]; quota?: number | null; trackReply?: ScriptedReply } = {},
@@ -49,6 +54,9 @@ export async function trk17tServer(
   server.registered = new Map((options.registered ?? []).map((number) => [number, carrierOf(number)]));
   server.registrations = [];
   server.stopped = new Set();
+  server.retracked = [];
+  /** What a stopped number answers: its entry when it stopped. */
+  const frozen = new Map<string, unknown>();
   server.quota = options.quota ?? null;
 
   /** The key, the body's shape and its size, as 17TRACK checks them before anything else. */
@@ -68,6 +76,7 @@ export async function trk17tServer(
     for (const number of numbersOf(request)) {
       if (!server.registered.has(number))
         refusals.push(rejected(number, -18019902, `The tracking number '${number}' is not registered yet.`));
+      else if (server.stopped.has(number)) accepted.push(frozen.get(number));
       else accepted.push(parcels.get(number) ?? pendingEntry(number, server.registered.get(number)));
     }
     return { body: { code: 0, data: { accepted, rejected: refusals } } };
@@ -102,6 +111,27 @@ export async function trk17tServer(
       else if (server.stopped.has(number)) refusals.push(rejected(number, -18019906, 'Only numbers being tracked can be stopped.'));
       else {
         server.stopped.add(number);
+        frozen.set(number, parcels.get(number) ?? pendingEntry(number, server.registered.get(number)));
+        accepted.push({ number, carrier: server.registered.get(number) });
+      }
+    }
+    return { body: { code: 0, data: { accepted, rejected: refusals } } };
+  });
+  server.on('POST', RETRACK_PATH, (request) => {
+    const denied = refused(request);
+    if (denied) return denied;
+    const accepted: unknown[] = [];
+    const refusals: unknown[] = [];
+    for (const number of numbersOf(request)) {
+      if (!server.registered.has(number))
+        refusals.push(rejected(number, -18019902, `The tracking number '${number}' is not registered yet.`));
+      else if (!server.stopped.has(number)) refusals.push(rejected(number, -18019904, 'Only stopped numbers can be re-tracked.'));
+      else if (server.retracked.includes(number))
+        refusals.push(rejected(number, -18019905, 'Each tracking number can only be re-tracked once.'));
+      else {
+        server.stopped.delete(number);
+        frozen.delete(number);
+        server.retracked.push(number);
         accepted.push({ number, carrier: server.registered.get(number) });
       }
     }

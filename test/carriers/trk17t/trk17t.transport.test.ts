@@ -8,6 +8,7 @@ import {
   NUMBERS,
   numbersOf,
   REGISTER_PATH,
+  RETRACK_PATH,
   SETTINGS,
   STOP_PATH,
   TRACK_PATH,
@@ -338,6 +339,88 @@ describe('trk17t transport against a local 17TRACK', () => {
     expect(server.to(STOP_PATH)).toHaveLength(before + 1);
     expect(await adapter.stopTracking([NUMBERS.delivered], {}, { now: new Date() })).toMatchObject({ status: 'error', retryable: false });
     expect(await adapter.stopTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+  });
+
+  it('tracks stopped numbers again with retrack, not counted as registrations; 40 numbers a call', async () => {
+    const { server, adapter, kit } = await setup({ registered: [NUMBERS.delivered, NUMBERS.inpost] });
+    await adapter.stopTracking([NUMBERS.delivered, NUMBERS.inpost], SETTINGS, { now: new Date() });
+    // What 17TRACK learns of the parcel from now on (here: that it has nothing on it) a stopped number does not show.
+    server.parcels.delete(NUMBERS.delivered);
+    expect((await track(adapter, [NUMBERS.delivered]))[0].status).toBe('ok');
+
+    expect(await adapter.resumeTracking([NUMBERS.delivered, ` ${NUMBERS.inpost.toLowerCase()}`], SETTINGS, { now: new Date() })).toEqual({
+      status: 'ok',
+    });
+    const [call] = server.to(RETRACK_PATH);
+    expect(server.to(RETRACK_PATH)).toHaveLength(1);
+    expect(call.headers['17token']).toBe(API_KEY);
+    expect(JSON.parse(call.body)).toEqual([{ number: NUMBERS.delivered }, { number: NUMBERS.inpost }]);
+    expect(server.stopped.size).toBe(0);
+    expect(server.retracked).toEqual([NUMBERS.delivered, NUMBERS.inpost]);
+    expect(await registrations(kit)).toBe(0);
+    // Tracked again: the parcel as 17TRACK has it now (no information left for it here).
+    expect((await track(adapter, [NUMBERS.delivered]))[0].status).toBe('not_found');
+
+    const numbers = freshNumbers(45);
+    for (const number of numbers) server.registered.set(number, 0);
+    await adapter.stopTracking(numbers, SETTINGS, { now: new Date() });
+    expect(await adapter.resumeTracking(numbers, SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    expect(
+      server
+        .to(RETRACK_PATH)
+        .slice(1)
+        .map((r) => numbersOf(r).length),
+    ).toEqual([40, 5]);
+  });
+
+  it('a number re-tracked once already (-18019905), tracked already (-18019904) or never registered counts as done', async () => {
+    const { server, adapter } = await setup({ registered: [NUMBERS.delivered, NUMBERS.inpost] });
+    await adapter.stopTracking([NUMBERS.delivered], SETTINGS, { now: new Date() });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    await adapter.stopTracking([NUMBERS.delivered], SETTINGS, { now: new Date() });
+    // 17TRACK re-tracks a number once in its life: the second time is refused, and asking again would not change that.
+    expect(await adapter.resumeTracking([NUMBERS.delivered, NUMBERS.inpost, NUMBERS.fresh], SETTINGS, { now: new Date() })).toEqual({
+      status: 'ok',
+    });
+    expect(server.to(RETRACK_PATH)).toHaveLength(2);
+    expect(server.stopped.has(NUMBERS.delivered)).toBe(true);
+    expect(server.retracked).toEqual([NUMBERS.delivered]);
+  });
+
+  it('a re-tracking that fails is data, never a throw', async () => {
+    const { server, adapter } = await setup({ registered: [NUMBERS.delivered] });
+    server.stopped.add(NUMBERS.delivered);
+    server.once(RETRACK_PATH, { status: 503, body: 'down' });
+    server.once(RETRACK_PATH, { status: 503, body: 'down' });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: true,
+    });
+    server.once(RETRACK_PATH, { body: fixture('invalid-key.json') });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: false,
+    });
+    server.once(RETRACK_PATH, {
+      body: {
+        code: 0,
+        data: { accepted: [], rejected: [{ number: NUMBERS.delivered, error: { code: -18010003, message: 'Try again later.' } }] },
+      },
+    });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: true,
+      message: expect.stringContaining('Try again later.'),
+    });
+    server.once(RETRACK_PATH, { body: { code: 0, data: { accepted: [], rejected: [] } } });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toMatchObject({
+      status: 'error',
+      retryable: true,
+    });
+    expect(await adapter.resumeTracking([NUMBERS.delivered], {}, { now: new Date() })).toMatchObject({ status: 'error', retryable: false });
+    expect(server.stopped.has(NUMBERS.delivered)).toBe(true);
+    expect(await adapter.resumeTracking([NUMBERS.delivered], SETTINGS, { now: new Date() })).toEqual({ status: 'ok' });
+    expect(server.stopped.has(NUMBERS.delivered)).toBe(false);
   });
 
   it('an incomplete configuration is refused without calling 17TRACK', async () => {
