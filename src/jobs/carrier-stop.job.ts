@@ -1,4 +1,5 @@
 import { registersNumbers } from '../carriers/aggregator.js';
+import { normalizeTrackingNumber } from '../carriers/detect/index.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import type { Clock } from '../clock.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -12,7 +13,9 @@ import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } fro
  * with the configuration's credentials: retried while the aggregator cannot be reached (for about a day), put off
  * without counting an attempt while the credential is throttled; done when another shipment of the account
  * tracks the same number with the same configuration again (the stop would end its tracking too), and when the
- * configuration is gone, since nothing is left to stop it with.
+ * configuration is gone, since nothing is left to stop it with. A stop that succeeded is recorded
+ * (`tracking_stops`, by the number as carrier detection reads it): the poller has the aggregator track the number
+ * again if Waybill follows it again (src/jobs/tracking-poller.ts).
  */
 export class CarrierStopJob implements JobHandler<'carrier.stop'> {
   readonly kind = 'carrier.stop';
@@ -35,7 +38,12 @@ export class CarrierStopJob implements JobHandler<'carrier.stop'> {
       now: this.clock.now(),
       signal: AbortSignal.timeout(30_000),
     });
-    if (stopped.status === 'ok') return { result: 'done' };
+    if (stopped.status === 'ok') {
+      // Written after the stop: should it fail, the job runs again, and a number stopped already counts as stopped.
+      const key = normalizeTrackingNumber(payload.tracking_number);
+      await this.repos.trackingStops.record(config.account_id, config.carrier_reference, key, this.clock.now().toISOString());
+      return { result: 'done' };
+    }
     // A pause of the credential (ours or the aggregator's) is not the stop's failure.
     if (stopped.throttled) return { result: 'defer', delayMs: Math.max(60, stopped.retry_after_seconds ?? 60) * 1000 };
     if (stopped.retryable) {

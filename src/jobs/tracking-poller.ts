@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { registersNumbers, type TrackingRegistrar } from '../carriers/aggregator.js';
 import type { CarrierAdapter, TrackResult } from '../carriers/carrier.js';
+import { normalizeTrackingNumber } from '../carriers/detect/index.js';
 import type { CarrierRegistry } from '../carriers/registry.js';
 import { type PollCapacity, sizesPolls } from '../carriers/sdk/http-carrier.js';
 import { nextReset } from '../carriers/sdk/limits.js';
@@ -56,7 +58,8 @@ interface Configuration {
  * round until it has caught up, and the walk then runs only every `sweepMs`. A credential whose day's calls
  * cannot cover its due set spends them on the most urgent of all of them (src/domain/shipments/poll-priority.ts)
  * and puts the rest off to its reset. Each credential's batches run with bounded concurrency; a round ends when
- * its last batch is applied.
+ * its last batch is applied. An aggregator's batch first has the aggregator track again the numbers it was told
+ * to stop following (`resumeStopped`).
  */
 export class TrackingPoller implements PeriodicTask {
   readonly name = 'tracking-poller';
@@ -206,7 +209,7 @@ export class TrackingPoller implements PeriodicTask {
     round.lanes.set(lane, calls);
     for (let i = 0; i < rows.length; i += size) {
       const batch = rows.slice(i, i + size);
-      calls.push(() => this.pollBatch(adapter, config.settings, batch, intervals, key, round));
+      calls.push(() => this.pollBatch(adapter, config.settings, batch, intervals, key, round, configuration));
     }
   }
 
@@ -278,10 +281,12 @@ export class TrackingPoller implements PeriodicTask {
     intervals: { maxIntervalMs?: number; minIntervalMs?: number },
     key: string,
     round: Round,
+    configuration: Configuration,
   ): Promise<void> {
     let results: TrackResult[];
     // Carrier calls end before the configuration's lease does, so no other worker polls these shipments meanwhile.
     const signal = AbortSignal.timeout(Math.max(1000, Math.floor(this.leaseMs * 0.75)));
+    if (registersNumbers(adapter)) await this.resumeStopped(adapter, settings, rows, configuration, signal);
     try {
       results = await adapter.track(
         rows.map((row) => ({
@@ -312,6 +317,39 @@ export class TrackingPoller implements PeriodicTask {
       // Polled again when the lease would have ended, not at the next round; if even that cannot be written,
       // the configuration is kept until its lease ends.
       await this.tracking.holdBack(rows, new Date(round.leaseUntil)).catch(() => this.kept.set(key, Date.parse(round.leaseUntil)));
+    }
+  }
+
+  /**
+   * Has an aggregator track again the numbers of a batch it was told to stop following (`tracking_stops`, written
+   * by a `carrier.stop` that succeeded), before they are asked for: a stopped number answers what the aggregator
+   * had when it stopped. One read on that table's key per batch; the stops go once the aggregator said yes. A
+   * failure leaves them to the next poll, and the batch is tracked all the same.
+   */
+  private async resumeStopped(
+    adapter: CarrierAdapter & TrackingRegistrar,
+    settings: Record<string, unknown>,
+    rows: PollClaim[],
+    { accountId, carrierReference }: Configuration,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      const numbers = new Map<string, string>();
+      for (const row of rows) numbers.set(normalizeTrackingNumber(row.tracking_number as string), row.tracking_number as string);
+      const stops = await this.repos.trackingStops.stoppedAmong(accountId, carrierReference, [...numbers.keys()]);
+      if (stops.length === 0) return;
+      const resumed = await adapter.resumeTracking(
+        stops.map((stop) => numbers.get(stop.tracking_key) as string),
+        settings,
+        { now: this.clock.now(), signal },
+      );
+      if (resumed.status === 'ok') {
+        await this.repos.trackingStops.remove(accountId, carrierReference, stops);
+        return;
+      }
+      this.log.warn({ carrier: adapter.record.id, numbers: stops.length, error: resumed.message }, 'tracking stopped numbers again failed');
+    } catch (error) {
+      this.log.error({ err: error, carrier: adapter.record.id }, 'tracking stopped numbers again failed');
     }
   }
 }

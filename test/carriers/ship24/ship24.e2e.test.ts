@@ -18,7 +18,8 @@ const WEBHOOK_SECRET = 'ship24-allocated-webhook-secret-51c2';
  * Through the HTTP API: an account whose only configuration is Ship24, as its fallback. Shipments with a Royal
  * Mail S10 number and an InPost number, given without carrier_reference, are tracked through it; the first poll
  * registers them, the next maps their events and names the courier in the details and on the tracking page; a
- * delivered parcel's tracker is unsubscribed; a webhook with the push token is applied, a forged one refused.
+ * delivered parcel's tracker is unsubscribed, and created anew once when the merchant follows the number again (an
+ * update asked for, a number changed away and back); a webhook with the push token is applied, a forged one refused.
  */
 describe('ship24 end to end: the fallback aggregator, registration once, the carrier of record, push', () => {
   let server: Ship24Server;
@@ -45,6 +46,15 @@ describe('ship24 end to end: the fallback aggregator, registration once, the car
     await t?.close();
     await server?.close();
   });
+  /** The stops on record (numbers whose trackers Ship24 was told to unsubscribe). */
+  const stopsOnRecord = async () =>
+    (await t.context.database.db.selectFrom('tracking_stops').select(['carrier_reference', 'tracking_key']).execute()).map(
+      (row) => `${row.carrier_reference}:${row.tracking_key}`,
+    );
+  const registrations = async () => {
+    const metric = await t.context.carrierKit.metrics.registry.getSingleMetric('waybill_carrier_registrations_total')?.get();
+    return metric?.values.find((v) => v.labels.carrier === 'ship24')?.value ?? 0;
+  };
 
   const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
   const details = async (shipmentId: string) =>
@@ -161,6 +171,78 @@ describe('ship24 end to end: the fallback aggregator, registration once, the car
     expect(JSON.parse(stops[0].body)).toEqual({ isSubscribed: false });
     expect(server.trackers.get(clientTrackerId(NUMBERS.delivered))?.subscribed).toBe(false);
     expect(server.trackers.get(clientTrackerId(NUMBERS.inpost))?.subscribed).toBe(true);
+    expect(await stopsOnRecord()).toEqual([`agg:${NUMBERS.delivered}`]);
+  });
+
+  it('creates the unsubscribed tracker anew, once, when the merchant asks for an update, and counts it', async () => {
+    const registered = await registrations();
+    const trigger = await api('POST', '/v5/shipment/trigger-adhoc-update/', { shipment_id: 's24-royal-mail' });
+    expect(trigger.statusCode, trigger.body).toBe(200);
+    await t.context.worker.runOnce();
+    const bulks = server.to(BULK_PATH);
+    expect(bulks).toHaveLength(2);
+    expect(JSON.parse(bulks[1].body)).toEqual([{ trackingNumber: NUMBERS.delivered, clientTrackerId: clientTrackerId(NUMBERS.delivered) }]);
+    expect(server.created.filter((number) => number === NUMBERS.delivered)).toHaveLength(2);
+    expect(server.trackers.get(clientTrackerId(NUMBERS.delivered))?.subscribed).toBe(true);
+    expect(await registrations()).toBe(registered + 1);
+    expect(await stopsOnRecord()).toEqual([]);
+    // Created before its results were read: the new tracker's.
+    const read = server
+      .to(RESULTS_PATH)
+      .filter((r) => r.path.includes(clientTrackerId(NUMBERS.delivered)))
+      .at(-1);
+    expect(read && server.requests.indexOf(read)).toBeGreaterThan(server.requests.indexOf(bulks[1]));
+    expect((await details('s24-royal-mail')).status).toBe('delivered');
+
+    await pollAgain();
+    await t.context.worker.runOnce();
+    expect(server.to(BULK_PATH)).toHaveLength(2);
+    // Delivered still: its tracking ends again, and the new tracker is unsubscribed.
+    t.clock.advance(t.config.pollLeaseMs);
+    await t.context.worker.runOnce();
+    expect(server.trackers.get(clientTrackerId(NUMBERS.delivered))?.subscribed).toBe(false);
+    expect(await stopsOnRecord()).toEqual([`agg:${NUMBERS.delivered}`]);
+  });
+
+  it('a number changed away and back is followed by a new tracker once, tried again after a failure; later polls read it', async () => {
+    const parcel = NUMBERS.international;
+    const id = clientTrackerId(parcel);
+    expect((await api('POST', '/v5/shipment/', { shipment_id: 's24-usps', tracking_number: parcel })).statusCode).toBe(200);
+    await t.context.worker.runOnce();
+    const update = (trackingNumber: string) =>
+      api('POST', '/v5/shipment/update/', { tracking_number: trackingNumber }, { shipment_id: 's24-usps' });
+    expect((await update(NUMBERS.pending)).statusCode).toBe(200);
+    t.clock.advance(t.config.pollLeaseMs);
+    await t.context.worker.runOnce();
+    expect(server.trackers.get(id)?.subscribed).toBe(false);
+    expect(await stopsOnRecord()).toContain(`agg:${parcel}`);
+
+    // Back, as the merchant types it: the stop is found by the number as detection reads it. Ship24 cannot be
+    // reached for the new tracker: the poll reads the old one all the same, and the next poll tries again.
+    const bulks = server.to(BULK_PATH).length;
+    expect((await update(parcel.replace(/(\d{4})/g, '$1 ').trim())).statusCode).toBe(200);
+    server.once(BULK_PATH, { status: 503, body: 'down' });
+    server.once(BULK_PATH, { status: 503, body: 'down' });
+    const reads = server.to(RESULTS_PATH).filter((r) => r.path.includes(id)).length;
+    await t.context.worker.runOnce();
+    expect(server.to(BULK_PATH)).toHaveLength(bulks + 2);
+    expect(server.to(RESULTS_PATH).filter((r) => r.path.includes(id))).toHaveLength(reads + 1);
+    expect(server.trackers.get(id)?.subscribed).toBe(false);
+    expect(await stopsOnRecord()).toContain(`agg:${parcel}`);
+
+    await pollAgain();
+    await t.context.worker.runOnce();
+    expect(server.to(BULK_PATH)).toHaveLength(bulks + 3);
+    expect(server.created.filter((number) => number === parcel)).toHaveLength(2);
+    expect(server.trackers.get(id)?.subscribed).toBe(true);
+    expect(await stopsOnRecord()).not.toContain(`agg:${parcel}`);
+    for (let i = 0; i < 2; i++) {
+      await pollAgain();
+      await t.context.worker.runOnce();
+    }
+    expect(server.to(BULK_PATH)).toHaveLength(bulks + 3);
+    expect(server.to(RESULTS_PATH).filter((r) => r.path.includes(id))).toHaveLength(reads + 4);
+    expect((await details('s24-usps')).current_phase.key).toBe('out_for_delivery');
   });
 
   it("applies a webhook posted to the push URL with Ship24's secret; a forged token or secret is refused", async () => {

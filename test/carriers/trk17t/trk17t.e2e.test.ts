@@ -8,6 +8,7 @@ import {
   NUMBERS,
   numbersOf,
   REGISTER_PATH,
+  RETRACK_PATH,
   STOP_PATH,
   TRACK_PATH,
   type Trk17tServer,
@@ -18,7 +19,8 @@ import {
  * Through the HTTP API: an account whose only configuration is 17TRACK, as its fallback. Shipments with a Royal
  * Mail S10 number and an InPost number, given without carrier_reference, are tracked through it; the first poll
  * registers them, the next maps their events and names the courier in the details and on the tracking page; the
- * delivered parcel's tracking is stopped; a push signed by 17TRACK is applied, a forged one refused.
+ * delivered parcel's tracking is stopped, and re-tracked once when the merchant follows it again (17TRACK allows
+ * that once); a push signed by 17TRACK is applied, a forged one refused.
  */
 describe('trk17t end to end: the fallback aggregator, registration once, the carrier of record, push', () => {
   let server: Trk17tServer;
@@ -47,6 +49,11 @@ describe('trk17t end to end: the fallback aggregator, registration once, the car
     await t?.close();
     await server?.close();
   });
+  /** The stops on record (numbers 17TRACK was told to stop following). */
+  const stopsOnRecord = async () =>
+    (await t.context.database.db.selectFrom('tracking_stops').select(['carrier_reference', 'tracking_key']).execute()).map(
+      (row) => `${row.carrier_reference}:${row.tracking_key}`,
+    );
 
   const api = (method: 'GET' | 'POST', url: string, body?: unknown, query?: Record<string, string>) => t.as(acct)(method, url, body, query);
   const details = async (shipmentId: string) =>
@@ -162,6 +169,47 @@ describe('trk17t end to end: the fallback aggregator, registration once, the car
     expect(stops.map(numbersOf)).toEqual([[NUMBERS.delivered]]);
     expect(stops[0].headers['17token']).toBe(API_KEY);
     expect(server.stopped).toEqual(new Set([NUMBERS.delivered]));
+    expect(await stopsOnRecord()).toEqual([`agg:${NUMBERS.delivered}`]);
+  });
+
+  it('re-tracks the stopped number once when the merchant asks for an update, and not on later polls', async () => {
+    const trigger = await api('POST', '/v5/shipment/trigger-adhoc-update/', { shipment_id: 't17-royal-mail' });
+    expect(trigger.statusCode, trigger.body).toBe(200);
+    await t.context.worker.runOnce();
+    expect(server.to(RETRACK_PATH).map(numbersOf)).toEqual([[NUMBERS.delivered]]);
+    expect(server.retracked).toEqual([NUMBERS.delivered]);
+    expect(server.stopped.has(NUMBERS.delivered)).toBe(false);
+    expect(await stopsOnRecord()).toEqual([]);
+    // Re-tracked before it was asked: the answer is 17TRACK's tracking again, not a stopped number's.
+    const retracked = server.to(RETRACK_PATH)[0];
+    const asked = server
+      .to(TRACK_PATH)
+      .filter((r) => numbersOf(r).includes(NUMBERS.delivered))
+      .at(-1);
+    expect(asked && server.requests.indexOf(asked)).toBeGreaterThan(server.requests.indexOf(retracked));
+    expect((await details('t17-royal-mail')).status).toBe('delivered');
+
+    await pollAgain();
+    await t.context.worker.runOnce();
+    expect(server.to(RETRACK_PATH)).toHaveLength(1);
+    expect(server.to(REGISTER_PATH)).toHaveLength(1);
+
+    // Delivered still: its tracking ends again and is stopped again.
+    t.clock.advance(t.config.pollLeaseMs);
+    await t.context.worker.runOnce();
+    expect(server.to(STOP_PATH).map(numbersOf)).toEqual([[NUMBERS.delivered], [NUMBERS.delivered]]);
+    expect(await stopsOnRecord()).toEqual([`agg:${NUMBERS.delivered}`]);
+
+    // 17TRACK re-tracks a number once in its life: asked a second time it refuses, which ends the trying.
+    expect((await api('POST', '/v5/shipment/trigger-adhoc-update/', { shipment_id: 't17-royal-mail' })).statusCode).toBe(200);
+    await t.context.worker.runOnce();
+    expect(server.to(RETRACK_PATH)).toHaveLength(2);
+    expect(server.stopped.has(NUMBERS.delivered)).toBe(true);
+    expect(await stopsOnRecord()).toEqual([]);
+    await pollAgain();
+    await t.context.worker.runOnce();
+    expect(server.to(RETRACK_PATH)).toHaveLength(2);
+    expect((await details('t17-royal-mail')).status).toBe('delivered');
   });
 
   it('applies a push signed by 17TRACK to the push URL with the push token; a forged body or token is refused', async () => {
