@@ -20,13 +20,32 @@ export function countryByCode(code: string): Country | null {
   return { code: upper, name: countries.getName(upper, 'en') as string };
 }
 
-/** A country name (official or common, in a few languages) → the identified country, or null. */
+/**
+ * Every name of every country in the recognised languages, lower-cased, → its code: what a scan of each language
+ * in turn finds first (the library's own look-up compares the name with every name of every country, on every
+ * address sent with a country name). Made on first use.
+ */
+let codesByName: Map<string, string> | null = null;
+function countryCodesByName(): Map<string, string> {
+  if (codesByName) return codesByName;
+  const index = new Map<string, string>();
+  for (const lang of languages) {
+    for (const [code, names] of Object.entries(countries.getNames(lang, { select: 'all' }))) {
+      for (const name of names as string[]) {
+        const key = name.toLowerCase();
+        if (!index.has(key)) index.set(key, code);
+      }
+    }
+  }
+  codesByName = index;
+  return index;
+}
+
+/** A country name (official or common, in a few languages, any case) → the identified country, or null. */
 export function countryByName(name: string): Country | null {
   const trimmed = name.trim();
-  for (const lang of languages) {
-    const code = countries.getAlpha2Code(trimmed, lang);
-    if (code) return countryByCode(code);
-  }
+  const code = countryCodesByName().get(trimmed.toLowerCase());
+  if (code) return countryByCode(code);
   return trimmed.length === 2 ? countryByCode(trimmed) : null;
 }
 
