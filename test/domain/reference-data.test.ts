@@ -1,5 +1,5 @@
-import countries from 'i18n-iso-countries';
 import fc from 'fast-check';
+import countries from 'i18n-iso-countries';
 import { describe, expect, it } from 'vitest';
 import { countryByCode, countryByName } from '../../src/domain/reference-data.js';
 
