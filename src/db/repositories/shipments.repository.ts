@@ -124,6 +124,26 @@ const headByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: s
     .where('shipments.account_id', '=', accountId)
     .where('shipments.shipment_id', '=', shipmentId),
 );
+/** The heads of an unfiltered list page, newest first (the common page: compiled once). */
+const pageHeads = new PreparedQuery((db, accountId: number, limit: number) =>
+  db
+    .selectFrom('shipments')
+    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+    .select(HEAD_COLUMNS)
+    .where('shipments.account_id', '=', accountId)
+    .orderBy('shipments.id', 'desc')
+    .limit(limit),
+);
+const pageHeadsBefore = new PreparedQuery((db, accountId: number, beforeId: number, limit: number) =>
+  db
+    .selectFrom('shipments')
+    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+    .select(HEAD_COLUMNS)
+    .where('shipments.account_id', '=', accountId)
+    .where('shipments.id', '<', beforeId)
+    .orderBy('shipments.id', 'desc')
+    .limit(limit),
+);
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
 /** The same without the row read back. */
@@ -572,6 +592,13 @@ export class ShipmentsRepository {
 
   /** The heads of a `list` page: what its kept renderings are checked by. */
   async listHeads(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentHead[]> {
+    if (Object.values(filter).every((value) => value === undefined)) {
+      const page =
+        beforeId === null
+          ? await pageHeads.execute(this.db, accountId, limit)
+          : await pageHeadsBefore.execute(this.db, accountId, beforeId, limit);
+      return page.map(headOf);
+    }
     const rows = await this.listed(accountId, filter, beforeId)
       .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
       .select(HEAD_COLUMNS)

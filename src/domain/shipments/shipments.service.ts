@@ -111,7 +111,7 @@ export class ShipmentsService {
     const normalized = await this.check(lookup, input, errors);
     const tracking = await resolveTracking(lookup, accountCarriers(repos, caller.accountId), input, errors);
     if (!input.order_id) this.refuseOrderFieldsWithoutOrder(input, errors);
-    if (await repos.shipments.findByShipmentId(caller.accountId, input.shipment_id)) {
+    if (await repos.shipments.head(caller.accountId, 'shipment_id', input.shipment_id)) {
       errors.add(['shipment_id'], 'A shipment with this shipment_id already exists in the account.');
     }
     errors.throwIfAny();
