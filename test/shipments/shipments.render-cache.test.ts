@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { SHOWN_COLUMNS } from '../../src/db/migrations/0026_shipment_versions.js';
 import type { Caller } from '../../src/domain/auth.service.js';
 import { shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
 import type { ShipmentReader } from '../../src/domain/shipments/shipment.reader.js';
@@ -154,5 +156,60 @@ describe.each([
       updated_at: row.updated_at,
     });
     expect((await expectFresh('RC-4')).documents.map((d: { document_id: string }) => d.document_id)).toEqual(['invoice-1']);
+  });
+  /**
+   * Columns of a shipment its rendering does not show: updating only these bumps no version (0026's trigger), so the
+   * poller's bookkeeping keeps kept renderings. The proof-of-delivery link is made from the row's head for every
+   * answer.
+   */
+  const UNSHOWN: Record<string, unknown> = {
+    next_poll_at: '2030-01-01T00:00:00.000Z',
+    tracking_started_at: '2030-01-01T00:00:00.000Z',
+    last_tracking_update_at: '2030-01-01T00:00:00.000Z',
+    poll_deferred_since: '2030-01-01T00:00:00.000Z',
+    tracking_digest: 'digest',
+    tracking_fingerprint: 'fingerprint',
+    push_subscribed_until: '2030-01-01T00:00:00.000Z',
+    push_retry_at: '2030-01-01T00:00:00.000Z',
+    poll_failures: 7,
+    pod_file: JSON.stringify({ key: 'pod/x', reference: 'r', content_type: 'image/png' }),
+    webhook_sequence: 99,
+  };
+
+  it('shows no column it does not version, and names every column one way or the other', async () => {
+    const { repos, database } = t.context;
+    const columns =
+      database.dialect === 'sqlite'
+        ? (await sql<{ name: string }>`select name from pragma_table_info('shipments')`.execute(database.db)).rows.map((r) => r.name)
+        : (
+            await sql<{ name: string }>`select column_name as name from information_schema.columns
+              where table_name = 'shipments' and table_schema = current_schema()`.execute(database.db)
+          ).rows.map((r) => r.name);
+    expect([...columns].sort()).toEqual(['id', 'account_id', ...SHOWN_COLUMNS, ...Object.keys(UNSHOWN)].sort());
+
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-5'))).statusCode).toBe(200);
+    const row = await repos.shipments.findByShipmentId(caller.accountId, 'RC-5');
+    if (!row) throw new Error('RC-5 not found');
+    const shown = async () => {
+      const out: unknown[] = [];
+      for (const version of ['v5', 'v5.2'] as const) {
+        const { pod_url: _, ...rest } = roundTrip(shipmentObject(await anew.details(caller, { shipment_id: 'RC-5' }, version)));
+        out.push(rest);
+      }
+      return out;
+    };
+    await expectFresh('RC-5');
+    const before = await shown();
+    const version = (await repos.shipments.head(caller.accountId, 'shipment_id', 'RC-5'))?.version;
+    await repos.shipments.update(row.id, UNSHOWN as never);
+    expect(await shown()).toEqual(before);
+    expect((await repos.shipments.head(caller.accountId, 'shipment_id', 'RC-5'))?.version).toBe(version);
+    // The kept rendering still answers, with the link of the proof of delivery now on file.
+    const hits = t.context.shipmentReader.cache.hits;
+    const res = await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'RC-5' });
+    const { pod_url, ...rest } = res.json().data;
+    expect(rest).toEqual(before[1]);
+    expect(pod_url).toMatch(/\/files\/pod\//);
+    if (megabytes !== '0') expect(t.context.shipmentReader.cache.hits).toBe(hits + 1);
   });
 });

@@ -11,6 +11,11 @@ import { isPostgres } from './helpers.js';
  * Triggers keep it, in the transaction of the write: every write path is covered, including those added later,
  * and a write rolled back takes its bump with it. It is a table of its own, not a column of `shipments`: SQLite
  * cannot change the row a trigger fires for except by writing it again, and a shipment row holds its whole body.
+ *
+ * An update of a shipment bumps it when it sets a column the rendering shows (`SHOWN_COLUMNS`); the poller's bookkeeping
+ * (next poll, failures, digests, push subscription, webhook sequence) and the proof-of-delivery file (whose link is
+ * made for every answer from the row's head) do not. test/shipments/shipments.render-cache.test.ts checks that
+ * changing any other column changes no rendering: a presenter that starts showing one needs a migration adding it.
  */
 export async function up(db: MigrationDb): Promise<void> {
   const postgres = isPostgres(db);
@@ -24,6 +29,25 @@ export async function up(db: MigrationDb): Promise<void> {
   else await sqliteTriggers(db);
 }
 
+/** The columns of `shipments` a rendering shows (with `account_id` and `id`, which never change). */
+export const SHOWN_COLUMNS = [
+  'shipment_uuid',
+  'shipment_id',
+  'tracking_number',
+  'carrier_reference',
+  'carrier_id',
+  'order_row_id',
+  'status',
+  'phase_key',
+  'source',
+  'shipment_type',
+  'tracking_page_reference',
+  'body',
+  'created_at',
+  'updated_at',
+  'collection_point',
+];
+
 const bump = (idExpression: string) => `update shipment_versions set version = version + 1 where shipment_row_id = ${idExpression}`;
 const bumpOrder = (order: string) =>
   `update shipment_versions set version = version + 1 where shipment_row_id in ` +
@@ -36,7 +60,7 @@ async function sqliteTriggers(db: MigrationDb): Promise<void> {
   const statements = [
     `create trigger shipment_versions_shipment_insert after insert on shipments begin
        insert into shipment_versions (shipment_row_id, version) values (new.id, 0); end`,
-    `create trigger shipment_versions_shipment_update after update on shipments begin ${bump('new.id')}; end`,
+    `create trigger shipment_versions_shipment_update after update of ${SHOWN_COLUMNS.join(', ')} on shipments begin ${bump('new.id')}; end`,
     `create trigger shipment_versions_shipment_delete after delete on shipments begin
        delete from shipment_versions where shipment_row_id = old.id; end`,
     `create trigger shipment_versions_order_update after update on orders begin ${bumpOrder('new')}; end`,
@@ -65,6 +89,8 @@ async function postgresTriggers(db: MigrationDb): Promise<void> {
        end if;
        return null;
      end $$`,
+    `create trigger shipment_versions_shipment_update after update of ${SHOWN_COLUMNS.join(', ')} on shipments
+       for each row execute function shipment_versions_of_shipment()`,
     `create function shipment_versions_of_order() returns trigger language plpgsql as $$
      begin ${bumpOrder('new')}; return null; end $$`,
     `create function shipment_versions_of_part() returns trigger language plpgsql as $$
@@ -75,7 +101,7 @@ async function postgresTriggers(db: MigrationDb): Promise<void> {
        end if;
        return null;
      end $$`,
-    `create trigger shipment_versions_shipment after insert or update or delete on shipments
+    `create trigger shipment_versions_shipment after insert or delete on shipments
        for each row execute function shipment_versions_of_shipment()`,
     `create trigger shipment_versions_order after update on orders for each row execute function shipment_versions_of_order()`,
   ];
