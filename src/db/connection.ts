@@ -63,14 +63,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   raw.pragma('wal_autocheckpoint = 16384');
   raw.pragma('journal_size_limit = 67108864');
   const checkpointer = new WalCheckpointer(file);
-  // Prepared reads run on a read-only connection of their own: WAL readers never wait for the writer.
-  const reader = wal ? new SqliteDatabase(file, { readonly: true }) : null;
-  if (reader) {
-    reader.pragma('busy_timeout = 5000');
-    reader.pragma('cache_size = -16384');
-    reader.pragma('mmap_size = 268435456');
-  }
-  const dialect = sqliteDialect(raw, walSync, reader);
+  const dialect = sqliteDialect(raw, walSync);
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, dialect.directReads);
   return {

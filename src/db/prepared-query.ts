@@ -11,12 +11,11 @@ interface Template {
 }
 
 /**
- * A database that can run a read-only statement itself, without the query layer's connection queue, when doing
- * so answers what the query layer would (embedded SQLite: see SqliteDirectReads): the rows, once they may be
- * handed back. undefined: take the query layer's path.
+ * A database that can run a read-only statement itself, synchronously, when doing so answers exactly what the
+ * query layer would (embedded SQLite: see SqliteDirectReads). undefined: take the query layer's path.
  */
 export interface DirectReads {
-  read(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined;
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 /** Keyed by the Kysely instance itself: transactions and instances derived from it are other objects. */
@@ -53,8 +52,8 @@ export class PreparedQuery<A extends unknown[], R> {
     }
     const parameters = template.parameters.slice();
     for (const [at, arg] of template.slots) parameters[at] = args[arg];
-    const direct = directReadsByDatabase.get(db)?.read(template.sql, parameters);
-    if (direct) return (await direct) as R[];
+    const rows = directReadsByDatabase.get(db)?.tryAll(template.sql, parameters);
+    if (rows) return rows as R[];
     const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
     return result.rows;
   }

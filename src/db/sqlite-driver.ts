@@ -159,7 +159,6 @@ class DurableSqliteDriver extends SqliteDriver {
     config: SqliteDialectConfig,
     private readonly walSync: WalSync | null,
     private readonly lease: ConnectionLease,
-    private readonly reader: TrackedDatabase | null,
   ) {
     super(config);
   }
@@ -184,7 +183,6 @@ class DurableSqliteDriver extends SqliteDriver {
 
   override async destroy(): Promise<void> {
     await super.destroy();
-    this.reader?.close();
     this.walSync?.close();
   }
 }
@@ -195,34 +193,24 @@ interface ConnectionLease {
 }
 
 /**
- * Read-only statements run without the query layer's connection queue, so reads never wait behind writes:
- * - with a reader (a second, read-only connection to the same WAL database), always: WAL readers see every
- *   commit made before the statement began and never wait for the writer, and a transaction open on the writer
- *   is invisible to them. Like every result of the durable driver, the rows are handed back only once every
- *   commit made before them is on disk (`WalSync.barrier`), so no read shows a write before it is acknowledged;
- * - without one, on the connection itself, only when nothing that queue or the durable driver orders them
- *   against is under way: no one holds the connection (so no transaction is open on it and no stream reads from
- *   it) and every commit made on it is on disk. Otherwise the read takes the query layer's path, which waits.
+ * Read-only statements run on the connection at once, without the query layer's connection queue, when
+ * nothing that queue or the durable driver orders them against is under way: no one holds the connection
+ * (so no transaction is open on it and no stream reads from it) and every commit made on it is on disk (and
+ * no sync has failed). Then the queue would run the read at once and hand its rows back, so the answer is
+ * the same; otherwise the read returns undefined and takes the query layer's path, which waits.
  */
 export class SqliteDirectReads implements DirectReads {
   constructor(
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
     private readonly lease: ConnectionLease,
-    private readonly reader: TrackedDatabase | null = null,
   ) {}
 
-  read(sql: string, parameters: readonly unknown[]): Promise<unknown[]> | undefined {
-    if (this.reader) {
-      const statement = this.reader.prepare(sql);
-      if (!statement.readonly || !statement.reader) return undefined;
-      const rows = statement.all(parameters);
-      return this.walSync?.behind ? this.walSync.barrier().then(() => rows) : Promise.resolve(rows);
-    }
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
     if (this.lease.held || this.database.raw.inTransaction || this.walSync?.behind) return undefined;
     const statement = this.database.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
-    return Promise.resolve(statement.all(parameters));
+    return statement.all(parameters);
   }
 }
 
@@ -234,32 +222,21 @@ export class DurableSqliteDialect extends SqliteDialect {
   constructor(
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
-    private readonly reader: TrackedDatabase | null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
-    this.directReads = new SqliteDirectReads(database, walSync, this.lease, reader);
+    this.directReads = new SqliteDirectReads(database, walSync, this.lease);
   }
 
   override createDriver(): Driver {
-    return new DurableSqliteDriver(
-      { database: this.database as unknown as SqliteDialectConfig['database'] },
-      this.walSync,
-      this.lease,
-      this.reader,
-    );
+    return new DurableSqliteDriver({ database: this.database as unknown as SqliteDialectConfig['database'] }, this.walSync, this.lease);
   }
 }
 
 /**
  * The Kysely dialect for a better-sqlite3 database in WAL mode. With a `walSync`, SQLite itself must run
- * with `synchronous = NORMAL`: durability comes from the sync. `reader`, a read-only connection to the same
- * database (WAL mode only), serves prepared reads (SqliteDirectReads); it is closed with the dialect.
+ * with `synchronous = NORMAL`: durability comes from the sync.
  */
-export function sqliteDialect(
-  raw: SqliteDatabase.Database,
-  walSync: WalSync | null,
-  reader: SqliteDatabase.Database | null = null,
-): DurableSqliteDialect {
+export function sqliteDialect(raw: SqliteDatabase.Database, walSync: WalSync | null): DurableSqliteDialect {
   const database = new TrackedDatabase(raw, walSync ? () => walSync.noteCommit() : null);
-  return new DurableSqliteDialect(database, walSync, reader ? new TrackedDatabase(reader, null) : null);
+  return new DurableSqliteDialect(database, walSync);
 }

@@ -6,7 +6,6 @@ import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';
-import { allowDirectReads, PreparedQuery } from '../../src/db/prepared-query.js';
 import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
 
 /** SQLite's number for the `synchronous` setting NORMAL (the log is synced by WalSync, or not at all). */
@@ -56,64 +55,16 @@ describe('SQLite durability', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function open(syncFile: (fd: number) => Promise<void>, options: { reader?: boolean } = {}): Kysely<Table> {
+  function open(syncFile: (fd: number) => Promise<void>): Kysely<Table> {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-sync-'));
     const file = path.join(dir, 'db.sqlite');
     const raw = new SqliteDatabase(file);
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.exec('create table t (id integer primary key, v text not null)');
-    const reader = options.reader ? new SqliteDatabase(file, { readonly: true }) : null;
-    const dialect = sqliteDialect(raw, new WalSync(`${file}-wal`, syncFile), reader);
-    db = new Kysely<Table>({ dialect });
-    allowDirectReads(db as unknown as Parameters<typeof allowDirectReads>[0], dialect.directReads);
+    db = new Kysely<Table>({ dialect: sqliteDialect(raw, new WalSync(`${file}-wal`, syncFile)) });
     return db;
   }
-
-  /** All rows of t, as the service's prepared reads run (on the reader when there is one). */
-  const allRows = new PreparedQuery((kysely, from: number) =>
-    (kysely as unknown as Kysely<Table>).selectFrom('t').select(['id', 'v']).where('id', '>=', from).orderBy('id'),
-  );
-  const prepared = (kysely: Kysely<Table>) => allRows.execute(kysely as unknown as Parameters<typeof allowDirectReads>[0], 0);
-
-  it('reads on the read-only connection see every commit, never an open transaction, and wait for no writer', async () => {
-    const kysely = open(async () => {}, { reader: true });
-    await kysely.insertInto('t').values({ v: 'a' }).execute();
-    let inside: unknown;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const transaction = kysely.transaction().execute(async (trx) => {
-      await trx.insertInto('t').values({ v: 'b' }).execute();
-      inside = await prepared(kysely);
-      await held;
-    });
-    // The writer is held by the open transaction; a read answers meanwhile, without its row.
-    for (let i = 0; i < 20 && inside === undefined; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(inside).toEqual([{ id: 1, v: 'a' }]);
-    expect(await settled(prepared(kysely))).toBe(true);
-    release();
-    await transaction;
-    expect(await prepared(kysely)).toEqual([
-      { id: 1, v: 'a' },
-      { id: 2, v: 'b' },
-    ]);
-  });
-
-  it('hands back no read from the read-only connection while a commit it may show is not synced', async () => {
-    const sync = manualSync();
-    const kysely = open(sync.syncFile, { reader: true });
-    const write = kysely.insertInto('t').values({ v: 'a' }).execute();
-    expect(await settled(write)).toBe(false);
-    const read = prepared(kysely);
-    expect(await settled(read)).toBe(false);
-    sync.finishAll();
-    await write;
-    expect(await read).toEqual([{ id: 1, v: 'a' }]);
-    expect(await prepared(kysely)).toEqual([{ id: 1, v: 'a' }]);
-    expect(sync.started()).toBe(1);
-  });
 
   it('hands back no write before its commit is synced, and no read while a commit is not', async () => {
     const sync = manualSync();
