@@ -41,6 +41,14 @@ export interface Service extends ChildServer {
 }
 
 /**
+ * V8 flags to start the service with, to compare settings (BENCH_SERVICE_FLAGS, space-separated, e.g.
+ * `--max-semi-space-size=64`); none by default, as `npm start` runs it.
+ */
+function serviceFlags(): string[] {
+  return (process.env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+}
+
+/**
  * The built service as a child process on `dataDir`: `start` (API and worker) or `serve` (API only).
  * The admin token is fixed by the caller, so a restart on the same data dir keeps it.
  */
@@ -60,7 +68,7 @@ export async function startService(options: {
   const port = await freePort();
   const server = await startChild({
     label: 'waybill',
-    args: [...(options.nodeArgs ?? []), 'dist/main.js', options.command ?? 'start', ...(options.commandArgs ?? [])],
+    args: [...serviceFlags(), ...(options.nodeArgs ?? []), 'dist/main.js', options.command ?? 'start', ...(options.commandArgs ?? [])],
     env: childEnv({
       NODE_ENV: 'production',
       PORT: String(port),
