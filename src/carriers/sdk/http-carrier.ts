@@ -267,6 +267,33 @@ export abstract class HttpCarrier implements CarrierAdapter {
     return result;
   }
 
+  /**
+   * Runs `call` for `items` in parts of `size`, one part after another, each within the credential's limits
+   * (`gated`) and with the settings in force (an aggregator stopping or re-tracking numbers): ok once every part
+   * answered done (any text), else the first error. Never throws: what it throws is a retryable error of `what`.
+   */
+  protected async inParts<T>(
+    items: readonly T[],
+    size: number,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+    what: string,
+    call: (part: T[], context: CallContext) => Promise<string | CarrierError>,
+  ): Promise<{ status: 'ok' } | CarrierError> {
+    try {
+      const context = this.prepare(settings, { now: options.now, signal: options.signal });
+      if ('retryable' in context) return context;
+      for (let i = 0; i < items.length; i += size) {
+        const outcome = await this.gated(context, () => call(items.slice(i, i + size), context));
+        if (typeof outcome !== 'string') return outcome;
+      }
+      return { status: 'ok' };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { status: 'error', retryable: true, message: `${this.record.name} ${what} failed: ${message.slice(0, 200)}` };
+    }
+  }
+
   /** The event key of a carrier code (composite codes first), counting codes the table lacks. */
   protected code(table: CodeTable, codes: ReadonlyArray<string | null | undefined>) {
     return mapCode(table, codes, { carrier: this.record.id, metrics: this.kit.metrics });

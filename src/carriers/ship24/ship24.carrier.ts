@@ -249,18 +249,8 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
   ): Promise<{ status: 'ok' } | CarrierError> {
-    try {
-      const context = this.prepare(settings, { now: options.now, signal: options.signal });
-      if ('retryable' in context) return context;
-      for (const number of new Set(numbers.map((n) => clientTrackerId(n)))) {
-        const outcome = await this.gated(context, () => this.unsubscribe(number, context));
-        if (outcome !== 'stopped') return outcome;
-      }
-      return { status: 'ok' };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: 'error', retryable: true, message: `Ship24 stop failed: ${message.slice(0, 200)}` };
-    }
+    const ids = [...new Set(numbers.map((n) => clientTrackerId(n)))];
+    return this.inParts(ids, 1, settings, options, 'stop', ([id], context) => this.unsubscribe(id, context));
   }
 
   /**
@@ -274,22 +264,11 @@ export class Ship24Carrier extends HttpCarrier implements TrackingRegistrar, Pus
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
   ): Promise<{ status: 'ok' } | CarrierError> {
-    try {
-      const context = this.prepare(settings, { now: options.now, signal: options.signal });
-      if ('retryable' in context) return context;
-      const byId = new Map<string, string>();
-      for (const number of numbers) if (!byId.has(clientTrackerId(number))) byId.set(clientTrackerId(number), number);
-      const unique = [...byId.values()];
-      for (let i = 0; i < unique.length; i += BULK_MAX) {
-        const part = unique.slice(i, i + BULK_MAX);
-        const outcome = await this.gated(context, () => this.subscribeAgain(part, context));
-        if (outcome !== 'subscribed') return outcome;
-      }
-      return { status: 'ok' };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: 'error', retryable: true, message: `Ship24 re-subscription failed: ${message.slice(0, 200)}` };
-    }
+    const byId = new Map<string, string>();
+    for (const number of numbers) if (!byId.has(clientTrackerId(number))) byId.set(clientTrackerId(number), number);
+    return this.inParts([...byId.values()], BULK_MAX, settings, options, 're-subscription', (part, context) =>
+      this.subscribeAgain(part, context),
+    );
   }
 
   private async subscribeAgain(numbers: string[], context: CallContext): Promise<'subscribed' | CarrierError> {

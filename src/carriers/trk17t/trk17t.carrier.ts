@@ -146,20 +146,8 @@ export class Trk17tCarrier extends HttpCarrier implements TrackingRegistrar, Pus
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
   ): Promise<{ status: 'ok' } | CarrierError> {
-    try {
-      const context = this.prepare(settings, { now: options.now, signal: options.signal });
-      if ('retryable' in context) return context;
-      const unique = [...new Set(numbers.map(normalizeNumber))].filter((n) => n !== '');
-      for (let i = 0; i < unique.length; i += NUMBERS_PER_CALL) {
-        const part = unique.slice(i, i + NUMBERS_PER_CALL);
-        const outcome = await this.gated(context, () => this.stop(part, context));
-        if (outcome !== 'stopped') return outcome;
-      }
-      return { status: 'ok' };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: 'error', retryable: true, message: `17TRACK stop failed: ${message.slice(0, 200)}` };
-    }
+    const unique = [...new Set(numbers.map(normalizeNumber))].filter((n) => n !== '');
+    return this.inParts(unique, NUMBERS_PER_CALL, settings, options, 'stop', (part, context) => this.stop(part, context));
   }
 
   private async stop(numbers: string[], context: CallContext): Promise<'stopped' | CarrierError> {
@@ -191,20 +179,8 @@ export class Trk17tCarrier extends HttpCarrier implements TrackingRegistrar, Pus
     settings: CarrierSettings,
     options: { now: Date; signal?: AbortSignal },
   ): Promise<{ status: 'ok' } | CarrierError> {
-    try {
-      const context = this.prepare(settings, { now: options.now, signal: options.signal });
-      if ('retryable' in context) return context;
-      const unique = [...new Set(numbers.map(normalizeNumber))].filter((n) => n !== '');
-      for (let i = 0; i < unique.length; i += NUMBERS_PER_CALL) {
-        const part = unique.slice(i, i + NUMBERS_PER_CALL);
-        const outcome = await this.gated(context, () => this.retrack(part, context));
-        if (outcome !== 'tracked') return outcome;
-      }
-      return { status: 'ok' };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: 'error', retryable: true, message: `17TRACK re-tracking failed: ${message.slice(0, 200)}` };
-    }
+    const unique = [...new Set(numbers.map(normalizeNumber))].filter((n) => n !== '');
+    return this.inParts(unique, NUMBERS_PER_CALL, settings, options, 're-tracking', (part, context) => this.retrack(part, context));
   }
 
   private async retrack(numbers: string[], context: CallContext): Promise<'tracked' | CarrierError> {
