@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOWN_COLUMNS } from '../../src/db/migrations/0026_shipment_versions.js';
 import type { Caller } from '../../src/domain/auth.service.js';
 import { shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
