@@ -95,6 +95,22 @@ interface Point {
   mainThreadCpuMs: number;
   serviceSeconds: number;
   peakRssMiB: number;
+  /** Shipment renderings answered from the render cache and made anew while measured (one process's /metrics). */
+  renderings: { hits: number; misses: number } | null;
+}
+
+/** The render cache's counters at /metrics, or null when they cannot be read. */
+async function renderCounters(url: string): Promise<{ hits: number; misses: number } | null> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const value = (result: string) =>
+      Number(new RegExp(`^waybill_render_cache_requests_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+    const hits = value('hit');
+    const misses = value('miss');
+    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The issue's goals: unsaturated (half the limit) and at the limit. */
@@ -201,7 +217,9 @@ export const mixed: Scenario = {
         const sampler = setInterval(() => {
           peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
         }, 1000);
+        const before = await renderCounters(service.url);
         const ours = await measured(service.url, service.pid, streams, duration).finally(() => clearInterval(sampler));
+        const after = await renderCounters(service.url);
         measuredPoints.push({
           perMerchant,
           floor: bare.result,
@@ -212,6 +230,7 @@ export const mixed: Scenario = {
           mainThreadCpuMs: ours.mainMs,
           serviceSeconds: ours.seconds,
           peakRssMiB: peakRss,
+          renderings: before && after && workers === 1 ? { hits: after.hits - before.hits, misses: after.misses - before.misses } : null,
         });
       }
 
@@ -244,6 +263,10 @@ export const mixed: Scenario = {
         const floorCpu = perRequest(point.floorCpuMs, bare);
         const at = `${database}, ${Math.round(result.offeredPerSecond).toLocaleString('en-US')} req/s offered`;
         const goal = goalOf(point);
+        const kept = point.renderings;
+        const renderings = kept
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made)`
+          : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
           .join('; ');
@@ -251,7 +274,7 @@ export const mixed: Scenario = {
           `${at}: answered ${result.completed.toLocaleString('en-US')} in ${round(point.serviceSeconds)} s, ${Math.round(result.completed / point.serviceSeconds).toLocaleString('en-US')} req/s (floor ${Math.round(bare.completed / point.floorSeconds).toLocaleString('en-US')} req/s over ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
           `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
           `${at}: ${kinds}`,
-          `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB`,
+          `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB${renderings}`,
         ];
       });
       return {
