@@ -108,41 +108,26 @@ const HEAD_COLUMNS = [
   'shipment_versions.version',
 ] as const;
 export type ShipmentHead = Pick<ShipmentRow, 'id' | 'shipment_id' | 'shipment_uuid' | 'pod_file'> & { version: number };
-const headByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
-  db
+/** The heads of an account's shipments, to be narrowed by the caller. */
+function headsOf(db: Kysely<Database>, accountId: number) {
+  return db
     .selectFrom('shipments')
     .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
     .select(HEAD_COLUMNS)
-    .where('shipments.account_id', '=', accountId)
-    .where('shipments.shipment_uuid', '=', shipmentUuid),
+    .where('shipments.account_id', '=', accountId);
+}
+const headByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
+  headsOf(db, accountId).where('shipments.shipment_uuid', '=', shipmentUuid),
 );
 const headByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
-  db
-    .selectFrom('shipments')
-    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
-    .select(HEAD_COLUMNS)
-    .where('shipments.account_id', '=', accountId)
-    .where('shipments.shipment_id', '=', shipmentId),
+  headsOf(db, accountId).where('shipments.shipment_id', '=', shipmentId),
 );
 /** The heads of an unfiltered list page, newest first (the common page: compiled once). */
 const pageHeads = new PreparedQuery((db, accountId: number, limit: number) =>
-  db
-    .selectFrom('shipments')
-    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
-    .select(HEAD_COLUMNS)
-    .where('shipments.account_id', '=', accountId)
-    .orderBy('shipments.id', 'desc')
-    .limit(limit),
+  headsOf(db, accountId).orderBy('shipments.id', 'desc').limit(limit),
 );
 const pageHeadsBefore = new PreparedQuery((db, accountId: number, beforeId: number, limit: number) =>
-  db
-    .selectFrom('shipments')
-    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
-    .select(HEAD_COLUMNS)
-    .where('shipments.account_id', '=', accountId)
-    .where('shipments.id', '<', beforeId)
-    .orderBy('shipments.id', 'desc')
-    .limit(limit),
+  headsOf(db, accountId).where('shipments.id', '<', beforeId).orderBy('shipments.id', 'desc').limit(limit),
 );
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { PreparedQuery } from '../prepared-query.js';
+import { PreparedQueryFamily } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 
 /** A stop on record: the number's key and when it was stopped. */
@@ -8,30 +8,21 @@ export interface TrackingStop {
   stopped_at: string;
 }
 
-type StoppedAmong = PreparedQuery<[number, string, ...string[]], TrackingStop>;
-
 /**
  * The read of a poll batch, compiled once per number of keys: a batch holds the same number of numbers nearly
  * every time (a whole number of carrier calls), so the poll of an aggregator costs a lookup, not a query built
- * and compiled anew. Lists longer than READ_PART are read in parts, so the cache stays small.
+ * and compiled anew. Lists longer than READ_PART are read in parts, so the family stays small.
  */
 const READ_PART = 100;
-const stoppedAmongBySize = new Map<number, StoppedAmong>();
+const stoppedAmongBySize = new PreparedQueryFamily<[number, string, ...string[]], TrackingStop>(READ_PART);
 
-function stoppedAmongOf(size: number): StoppedAmong {
-  let query = stoppedAmongBySize.get(size);
-  if (!query) {
-    query = new PreparedQuery((db, accountId: number, carrierReference: string, ...keys: string[]) =>
-      db
-        .selectFrom('tracking_stops')
-        .select(['tracking_key', 'stopped_at'])
-        .where('account_id', '=', accountId)
-        .where('carrier_reference', '=', carrierReference)
-        .where('tracking_key', 'in', keys),
-    );
-    stoppedAmongBySize.set(size, query);
-  }
-  return query;
+function stoppedAmongQuery(db: Kysely<Database>, accountId: number, carrierReference: string, keys: string[]) {
+  return db
+    .selectFrom('tracking_stops')
+    .select(['tracking_key', 'stopped_at'])
+    .where('account_id', '=', accountId)
+    .where('carrier_reference', '=', carrierReference)
+    .where('tracking_key', 'in', keys);
 }
 
 /**
@@ -61,7 +52,17 @@ export class TrackingStopsRepository {
     const found: TrackingStop[] = [];
     for (let i = 0; i < trackingKeys.length; i += READ_PART) {
       const part = trackingKeys.slice(i, i + READ_PART);
-      found.push(...(await stoppedAmongOf(part.length).execute(this.db, accountId, carrierReference, ...part)));
+      const prepared = stoppedAmongBySize.get(
+        String(part.length),
+        () =>
+          (db, account, reference, ...keys) =>
+            stoppedAmongQuery(db, account, reference, keys),
+      );
+      found.push(
+        ...(prepared
+          ? await prepared.execute(this.db, accountId, carrierReference, ...part)
+          : await stoppedAmongQuery(this.db, accountId, carrierReference, part).execute()),
+      );
     }
     return found;
   }
