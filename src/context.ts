@@ -37,6 +37,7 @@ import type { SmsProvider } from './domain/notifications/sms/sms-provider.js';
 import { twilioProvider } from './domain/notifications/sms/twilio.provider.js';
 import { SmsHooksService } from './domain/notifications/sms-hooks.service.js';
 import { PudoService } from './domain/pudo/pudo.service.js';
+import { ReturnPolicyService } from './domain/returns/return-policy.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
 import { ReturnsInfoReader } from './domain/returns/returns-info.reader.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
@@ -84,6 +85,7 @@ export interface AppContext {
   manualEvents: ManualEventsService;
   tracking: TrackingService;
   returns: ReturnsService;
+  returnPolicies: ReturnPolicyService;
   files: FileStore;
   labels: LabelRenderer;
   documents: DocumentsService;
@@ -181,6 +183,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
+  const returnPolicies = new ReturnPolicyService(repos, clock, config.publicUrl);
   const transitCells = new TransitCells(() => clock.now().getTime());
   const deliveryLearner = new DeliveryLearner(new DeliveryPredictor(transitCells), transitCells, config.predictionScope);
   const deliveryLearning = new DeliveryLearningTask(repos, deliveryLearner);
@@ -275,6 +278,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     manualEvents,
     tracking,
     returns,
+    returnPolicies,
     files,
     labels,
     documents,

@@ -24,6 +24,7 @@ import * as deliveryIntelligence from './migrations/0023_delivery_intelligence.j
 import * as deliveryLearningQueue from './migrations/0024_delivery_learning_queue.js';
 import * as trackingStops from './migrations/0025_tracking_stops.js';
 import * as shipmentVersions from './migrations/0026_shipment_versions.js';
+import * as returnPolicies from './migrations/0027_return_policies.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0024_delivery_learning_queue': deliveryLearningQueue,
   '0025_tracking_stops': trackingStops,
   '0026_shipment_versions': shipmentVersions,
+  '0027_return_policies': returnPolicies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -347,6 +347,18 @@ export interface TrackingStopsTable {
   stopped_at: string;
 }
 
+/** Each account's returns policy and portal reference (0027_return_policies). */
+export interface ReturnPoliciesTable {
+  account_id: number;
+  /** Random and unguessable, in the portal's address; never changes. */
+  portal_reference: string;
+  /** The policy as JSON (`ReturnPolicy`). */
+  policy: string;
+  created_at: string;
+  /** When the merchant last saved the policy; null while it is the default. */
+  updated_at: string | null;
+}
+
 export interface NotificationSettingsTable {
   id: Generated<number>;
   account_id: number;
@@ -502,6 +514,7 @@ export interface Database {
   tracking_events: TrackingEventsTable;
   jobs: JobsTable;
   returns: ReturnsTable;
+  return_policies: ReturnPoliciesTable;
   request_replays: RequestReplaysTable;
   console_session_revocations: ConsoleSessionRevocationsTable;
   bookings: BookingsTable;

@@ -20,6 +20,7 @@ import { OrdersRepository } from './orders.repository.js';
 import { PollLeasesRepository } from './poll-leases.repository.js';
 import { PudoLocationsRepository } from './pudo-locations.repository.js';
 import { RequestReplaysRepository } from './request-replays.repository.js';
+import { ReturnPoliciesRepository } from './return-policies.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
@@ -39,6 +40,7 @@ export class Repositories {
   readonly events: TrackingEventsRepository;
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
+  readonly returnPolicies: ReturnPoliciesRepository;
   readonly replays: RequestReplaysRepository;
   readonly consoleSessions: ConsoleSessionsRepository;
   readonly bookings: BookingsRepository;
@@ -69,6 +71,7 @@ export class Repositories {
     this.events = new TrackingEventsRepository(db, dialect);
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
+    this.returnPolicies = new ReturnPoliciesRepository(db);
     this.replays = new RequestReplaysRepository(db);
     this.consoleSessions = new ConsoleSessionsRepository(db);
     this.bookings = new BookingsRepository(db);

@@ -11,6 +11,7 @@ import { eventRoutes } from './events.routes.js';
 import { importRoutes } from './import.routes.js';
 import { notificationRoutes } from './notifications.routes.js';
 import { pudoRoutes } from './pudo.routes.js';
+import { returnPolicyRoutes } from './return-policy.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
@@ -30,6 +31,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }>
   await app.register(importRoutes);
   await app.register(eventRoutes);
   await app.register(returnRoutes);
+  await app.register(returnPolicyRoutes);
   await app.register(bookingRoutes);
   await app.register(documentRoutes);
   await app.register(pudoRoutes);
