@@ -28,6 +28,14 @@ export interface ReturnCreation {
   warnings: FieldErrors | null;
 }
 
+/** What a caller inside the service (the returns portal) decides about a return it creates. */
+export interface ReturnCreateOptions {
+  /** The return shipment's `source` (`api` when absent), e.g. `portal`. */
+  source?: string;
+  /** Created approved (the policy approves it at once) instead of pending the merchant's approval. */
+  approved?: boolean;
+}
+
 /** Return tickets and their return shipments. */
 export class ReturnsService {
   constructor(
@@ -42,18 +50,28 @@ export class ReturnsService {
    * POST /v5/return/. Identical requests (same account, same canonical body) within 30 minutes get the
    * first creation back and create nothing, also when they arrive at the same moment.
    */
-  async create(caller: Caller, body: CreateBody): Promise<{ result: ReturnCreation; replayed: boolean }> {
+  async create(
+    caller: Caller,
+    body: CreateBody,
+    options: ReturnCreateOptions = {},
+  ): Promise<{ result: ReturnCreation; replayed: boolean }> {
     if (!caller.features.has('returns')) throw new FeatureNotEnabledError('returns');
     const now = this.clock.now();
     return onceWithin(
       this.repos,
       { accountId: caller.accountId, scope: 'return-create', key: sha256(canonicalJson(body)), now, ttlMs: RETURN_DEDUPLICATION_MS },
-      (repos) => this.createIn(repos, caller, body, now.toISOString()),
+      (repos) => this.createIn(repos, caller, body, now.toISOString(), options),
       { kept: keptLayout, stored: keptCreation },
     );
   }
 
-  private async createIn(repos: Repositories, caller: Caller, body: CreateBody, now: string): Promise<ReturnCreation> {
+  private async createIn(
+    repos: Repositories,
+    caller: Caller,
+    body: CreateBody,
+    now: string,
+    options: ReturnCreateOptions,
+  ): Promise<ReturnCreation> {
     const errors = new FieldErrorCollector();
     const ticket = body.return_ticket;
     const shipment = body.shipment;
@@ -86,6 +104,7 @@ export class ReturnsService {
     try {
       created = await this.shipments.createIn(repos, caller, order ? { ...shipmentFields, order_id: order.order_id } : shipmentFields, {
         shipmentType: 'return',
+        ...(options.source ? { source: options.source } : {}),
       });
     } catch (error) {
       throw nestUnder('shipment', error);
@@ -113,7 +132,7 @@ export class ReturnsService {
       return_id: ticket?.return_id ?? null,
       shipment_row_id: created.shipment.id,
       order_id: orderId ?? null,
-      status: RETURN_STATUS.pendingApproval,
+      status: options.approved ? RETURN_STATUS.approved : RETURN_STATUS.pendingApproval,
       details: JSON.stringify(details),
       requested_at: now,
       created_at: now,
