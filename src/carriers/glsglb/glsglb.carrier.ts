@@ -1,12 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
-import type { CarrierResponse } from '../sdk/http.js';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  PudoSearchCapable,
+} from '../booking.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
+import type { CallAuth, CarrierResponse } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import { type CarrierLimits, nextReset } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { checkGlsBooking, GLS_BOOKING_SETTINGS, GLS_MAX_PARCELS, GLS_PRODUCTS } from './glsglb.booking.js';
 import { GLS_CODES } from './glsglb.codes.js';
 import { gatewayMessage, isQuotaFault, mapGlsResponse, problemText } from './glsglb.mapper.js';
+import { searchParcelShops } from './glsglb.parcelshops.js';
+import { SHIPIT_MEDIA_TYPE } from './glsglb.shipit.js';
+import { type GlsApi, GlsShipping } from './glsglb.shipping.js';
 
 /** Where the Track And Trace V1 paths and the token path sit below the base URL. */
 export const GLS_TOKEN_PATH = '/oauth2/v2/token';
@@ -14,9 +28,11 @@ export const GLS_TRACK_PATH = '/track-and-trace-v1/tracking/simple/trackids/';
 
 /**
  * GLS Track And Trace V1 (GLS Group developer portal): OAuth2 client credentials, up to ten parcel numbers
- * or Track IDs per call, a daily quota per app. docs/carriers/glsglb.md describes the API and the choices.
+ * or Track IDs per call, a daily quota per app. Booking, cancelling and ParcelShop search through ShipIT (the
+ * portal's ShipIT Farm API, `/shipit-farm/v1/backend/rs/…` on the same host, with the same token):
+ * `glsglb.shipping.ts`, `glsglb.parcelshops.ts`. docs/carriers/glsglb.md describes the APIs and the choices.
  */
-export class GlsCarrier extends HttpCarrier {
+export class GlsCarrier extends HttpCarrier implements BookingCapable, PudoSearchCapable {
   static readonly id = 'glsglb';
 
   readonly record: CarrierRecord = {
@@ -54,14 +70,18 @@ export class GlsCarrier extends HttpCarrier {
     site_link: 'https://gls-group.com',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   readonly settingsSchema = Type.Object({
     client_id: CredentialText('Client ID (API key) of the app on the GLS Group developer portal'),
     client_secret: secret(CredentialText('Client secret of the app on the GLS Group developer portal')),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...GLS_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = GLS_MAX_PARCELS;
+  readonly products = GLS_PRODUCTS;
 
   readonly limits: CarrierLimits = {
     numbers_per_call: 10,
@@ -77,22 +97,81 @@ export class GlsCarrier extends HttpCarrier {
 
   protected readonly baseUrls = { production: 'https://api.gls-group.net', sandbox: 'https://api-sandbox.gls-group.net' };
 
+  /**
+   * ShipIT calls: GLS's media type and the tracking token. They are not paced nor counted by tracking's limits
+   * (Track And Trace's daily quota and assumed rate): ShipIT is another product of the app, a merchant's booking
+   * must not wait behind polling, and GLS publishes no limit for it. A throttle GLS answers is still an error.
+   */
+  private readonly api: GlsApi = {
+    now: () => this.kit.now(),
+    context: (settings, options) => this.prepare(settings, options),
+    send: (context, call) =>
+      this.kit.http.call({
+        carrier: this.record.id,
+        method: call.method,
+        url: `${context.baseUrl}${call.path}`,
+        headers: {
+          accept: `${SHIPIT_MEDIA_TYPE}, application/json`,
+          ...(call.body === undefined ? {} : { 'content-type': SHIPIT_MEDIA_TYPE }),
+        },
+        ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+        auth: this.tokenAuth(context),
+        retry: call.retry,
+        secrets: context.secrets,
+        signal: context.signal,
+        isQuotaExceeded: (answer) => answer.status !== 200 && isQuotaFault(answer.json()),
+        ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+        ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+      }),
+  };
+
+  private readonly shipping = new GlsShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkGlsBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  cancel(
+    identifier: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(identifier, settings, options);
+  }
+
+  searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    return searchParcelShops(this.api, this.record.id, query, settings, options);
+  }
+
+  /** The bearer token of this credential, shared by tracking and ShipIT calls. */
+  private tokenAuth(context: CallContext): CallAuth {
+    return this.bearer(context, () =>
+      clientCredentialsToken(this.kit.http, {
+        carrier: this.record.id,
+        tokenUrl: `${context.baseUrl}${GLS_TOKEN_PATH}`,
+        clientId: String(context.settings.client_id),
+        clientSecret: String(context.settings.client_secret),
+        style: 'basic',
+        signal: context.signal,
+      }),
+    );
+  }
+
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
     const ids = numbers.map((n) => encodeURIComponent(n.replace(/\s+/g, ''))).join(',');
     const response = await this.call(context, {
       method: 'GET',
       url: `${context.baseUrl}${GLS_TRACK_PATH}${ids}?showEvents=true`,
       headers: { 'accept-language': 'EN' },
-      auth: this.bearer(context, () =>
-        clientCredentialsToken(this.kit.http, {
-          carrier: this.record.id,
-          tokenUrl: `${context.baseUrl}${GLS_TOKEN_PATH}`,
-          clientId: String(context.settings.client_id),
-          clientSecret: String(context.settings.client_secret),
-          style: 'basic',
-          signal: context.signal,
-        }),
-      ),
+      auth: this.tokenAuth(context),
       isQuotaExceeded: (answer) => answer.status !== 200 && isQuotaFault(answer.json()),
     });
     if ('retryable' in response) return this.untilReset(response);

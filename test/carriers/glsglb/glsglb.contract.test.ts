@@ -1,8 +1,10 @@
 import { GLS_CODES } from '../../../src/carriers/glsglb/glsglb.codes.js';
 import { mapGlsResponse } from '../../../src/carriers/glsglb/glsglb.mapper.js';
 import { mapCode } from '../../../src/carriers/sdk/codes.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { bookingContract, type ContractFixture, carrierContract } from '../contract.js';
+import { bookRequest, CONSUMER_DE } from './gls-book-requests.js';
 import { fixture, glsAdapter, glsServer, SETTINGS } from './gls-server.js';
+import { BOOKING_SETTINGS, GlsShipitRoutes, SHIPMENTS_PATH } from './gls-shipit-server.js';
 
 function served(numbers: string[], options: { body?: unknown } = {}): ContractFixture {
   return {
@@ -53,4 +55,26 @@ carrierContract({
     'parcels list without these numbers': served(['531000000305'], { body: { parcels: [] } }),
   },
   mapAnyJson: (body) => mapGlsResponse(body, ['531000000022', 'QX7K2M9P'], (codes) => mapCode(GLS_CODES, codes)),
+});
+
+bookingContract({
+  carrierId: 'glsglb',
+  fixture: {
+    secrets: [SETTINGS.client_secret, 'tok-'],
+    async start() {
+      const server = await glsServer();
+      const gls = GlsShipitRoutes.install(server);
+      const { adapter } = glsAdapter(server);
+      return {
+        adapter,
+        settings: { ...BOOKING_SETTINGS },
+        request: bookRequest(),
+        // A German postal code of four digits: GLS refuses it ("Invalid field consignee.zip"); our check leaves postal codes to GLS.
+        refused: bookRequest({ recipient: { ...CONSUMER_DE, postal_code: '2009' } }),
+        script: (reply) => server.once(SHIPMENTS_PATH, reply),
+        bookingCalls: () => gls.createCalls().length,
+        close: () => server.close(),
+      };
+    },
+  },
 });
