@@ -1,12 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
-import type { CarrierResponse } from '../sdk/http.js';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  FoundBooking,
+  PudoSearchCapable,
+} from '../booking.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
+import { type CarrierResponse, redact } from '../sdk/http.js';
 import type { CallContext } from '../sdk/http-carrier.js';
 import { HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { checkInpostBooking, INPOST_BOOKING_SETTINGS, INPOST_MAX_PARCELS, INPOST_PRODUCTS } from './inpost.booking.js';
 import { INPOST_CODES } from './inpost.codes.js';
 import { errorText, mapTrackingBody } from './inpost.mapper.js';
+import { mapPoints, pointsQuery } from './inpost.points.js';
+import { type InpostApi, InpostShipping } from './inpost.shipping.js';
 
 function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierError {
   return outcome.status === 'error';
@@ -15,9 +29,11 @@ function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierErr
 /**
  * InPost's ShipX API, Polish instance (docs/carriers/inpost.md): one number per call to the public Tracking
  * resource, which needs no token. A configuration may still hold an organisation's ShipX token, sent as a bearer
- * token when set. ShipX gives neither an expected delivery date nor a proof of delivery.
+ * token when set. ShipX gives neither an expected delivery date nor a proof of delivery. With the token and the
+ * organization id it books (shipments, labels, cancellation: `inpost.shipping.ts`), and it searches parcel
+ * lockers through the public Points resource (`inpost.points.ts`).
  */
-export class InpostCarrier extends HttpCarrier {
+export class InpostCarrier extends HttpCarrier implements BookingCapable, PudoSearchCapable {
   static readonly id = 'inpost';
 
   readonly record: CarrierRecord = {
@@ -30,13 +46,19 @@ export class InpostCarrier extends HttpCarrier {
     site_link: 'https://inpost.pl',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   readonly settingsSchema = Type.Object({
-    api_token: Type.Optional(secret(CredentialText('ShipX API token (optional: tracking is public; sent as a bearer token when set)'))),
+    api_token: Type.Optional(
+      secret(CredentialText('ShipX API token (tracking is public and needs none; booking needs it, with organization_id)')),
+    ),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...INPOST_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = INPOST_MAX_PARCELS;
+  readonly products = INPOST_PRODUCTS;
 
   /**
    * ShipX publishes no limits for tracking. One number per call; a few calls at once and five a second per
@@ -56,6 +78,74 @@ export class InpostCarrier extends HttpCarrier {
     production: 'https://api-shipx-pl.easypack24.net',
     sandbox: 'https://sandbox-api-shipx-pl.easypack24.net',
   };
+
+  /** Booking and search calls: JSON with the token when set, within the credential's limits. */
+  private readonly api: InpostApi = {
+    now: () => this.kit.now(),
+    context: (settings, options) => this.prepare(settings, options),
+    send: (context, call) =>
+      this.gated(context, () =>
+        this.call(context, {
+          method: call.method,
+          url: `${context.baseUrl}${call.path}`,
+          headers: {
+            accept: call.accept ?? 'application/json',
+            ...this.headers(context),
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          retry: call.retry,
+          ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+        }),
+      ),
+  };
+
+  private readonly shipping = new InpostShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkInpostBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  cancel(
+    shipmentId: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(shipmentId, settings, options);
+  }
+
+  findBooking(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<FoundBooking> {
+    return this.shipping.findBooking(request, settings, options);
+  }
+
+  /** Parcel lockers near a point or a Polish postal code, from the public Points resource (a read: retried once). */
+  async searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    const params = pointsQuery(query);
+    if (!params) return { status: 'ok', locations: [] };
+    const context = this.api.context(settings, options);
+    if ('status' in context) return context;
+    const response = await this.api.send(context, { method: 'GET', path: `/v1/points?${params}`, retry: true });
+    if ('retryable' in response) return response;
+    const locations = response.status === 200 ? mapPoints(response.json(), this.record.id, options.now) : null;
+    if (locations) return { status: 'ok', locations };
+    const detail = errorText(response.json());
+    return {
+      status: 'error',
+      retryable: response.status >= 500 || response.status === 200,
+      message: redact(
+        `InPost's points answer could not be read (HTTP ${response.status}): ${detail || response.text().slice(0, 200)}`,
+        context.secrets,
+      ),
+    };
+  }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[]> {
     return Promise.all(numbers.map(async (number) => this.trackOne(number, context)));
