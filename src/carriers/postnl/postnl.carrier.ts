@@ -1,12 +1,26 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, ProofOfDelivery, TrackResult } from '../carrier.js';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  FoundBooking,
+  PudoSearchCapable,
+} from '../booking.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, ProofOfDelivery, TrackResult } from '../carrier.js';
 import type { CarrierResponse } from '../sdk/http.js';
 import type { CallContext } from '../sdk/http-carrier.js';
 import { HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { checkPostnlBooking, POSTNL_BOOKING_SETTINGS, POSTNL_MAX_PARCELS, POSTNL_PRODUCTS } from './postnl.booking.js';
 import { POSTNL_CODES } from './postnl.codes.js';
+import { searchLocations } from './postnl.locations.js';
 import { mapStatusBody } from './postnl.mapper.js';
+import { type PostnlApi, PostnlShipping } from './postnl.shipping.js';
 import { EXTENSIONS, mapSignatureBody } from './postnl.signature.js';
 
 function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierError {
@@ -16,8 +30,10 @@ function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierErr
 /**
  * PostNL's Shippingstatus API v2 (docs/carriers/postnl.md): one barcode per call with `detail=true` for the
  * scans, an `apikey` header, Dutch local times, and the signature of delivered parcels as proof of delivery.
+ * Booking through the Barcode and Labelling APIs (`postnl.shipping.ts`) and PostNL points through the Locations
+ * API (`postnl.locations.ts`), with the same key and limits.
  */
-export class PostnlCarrier extends HttpCarrier {
+export class PostnlCarrier extends HttpCarrier implements BookingCapable, PudoSearchCapable {
   static readonly id = 'postnl';
 
   readonly record: CarrierRecord = {
@@ -30,29 +46,87 @@ export class PostnlCarrier extends HttpCarrier {
     site_link: 'https://www.postnl.nl',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   readonly settingsSchema = Type.Object({
     api_key: secret(CredentialText('PostNL API key (sent in the apikey header)')),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...POSTNL_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = POSTNL_MAX_PARCELS;
+  readonly products = POSTNL_PRODUCTS;
 
   /**
    * PostNL publishes no numeric limits; it asks that the API be called "in useful intervals, and for relevant
-   * shipments only", not every minute for every parcel. One barcode per call; a few calls at once and five a
-   * second per key; no parcel asked more than once an hour (its scans come hours apart).
+   * shipments only", not every minute for every parcel. One barcode per call; a few calls at once and ten a
+   * second per key (a booking is a barcode call per parcel and a label call, sent one after another); no parcel
+   * asked more than once an hour (its scans come hours apart).
    */
   readonly limits: CarrierLimits = {
     numbers_per_call: 1,
     concurrent_calls: 4,
-    requests_per_second: 5,
+    requests_per_second: 10,
     daily_quota: null,
     quota_reset_utc: '00:00',
     min_poll_interval_seconds: 3600,
   };
 
   protected readonly baseUrls = { production: 'https://api.postnl.nl', sandbox: 'https://api-sandbox.postnl.nl' };
+
+  /** Booking and search calls: JSON with the `apikey` header, within the credential's limits. */
+  private readonly api: PostnlApi = {
+    now: () => this.kit.now(),
+    context: (settings, options) => this.prepare(settings, options),
+    send: (context, call) =>
+      this.gated(context, () =>
+        this.call(context, {
+          method: call.method,
+          url: `${context.baseUrl}${call.path}`,
+          headers: {
+            ...this.headers(context),
+            accept: 'application/json',
+            ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+          retry: call.retry,
+          ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+          ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+        }),
+      ),
+  };
+
+  private readonly shipping = new PostnlShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkPostnlBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  /** PostNL has no cancel call: a label PostNL has not received is released, one it has is refused (postnl.shipping.ts). */
+  cancel(
+    barcode: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(barcode, settings, options);
+  }
+
+  findBooking(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<FoundBooking> {
+    return this.shipping.findBooking(request, settings, options);
+  }
+
+  searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    return searchLocations(this.api, this.record.id, query, settings, options);
+  }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[]> {
     return Promise.all(numbers.map(async (number) => this.trackOne(number, context)));

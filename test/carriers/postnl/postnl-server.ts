@@ -26,6 +26,9 @@ export const BARCODES: Record<string, string> = {
   '3SDEVC410000015': 'empty-events',
 };
 
+/** A local PostNL that also answers for the barcodes it booked (postnl-shipping-server.ts). */
+export type PostnlLocal = CarrierServer & { bookedStatus?: (barcode: string) => unknown };
+
 export const STATUS_PATH = /^\/shipment\/v2\/status\/barcode\/[^/]+$/;
 export const SIGNATURE_PATH = /^\/shipment\/v2\/status\/signature\/[^/]+$/;
 
@@ -33,11 +36,13 @@ export const SIGNATURE_PATH = /^\/shipment\/v2\/status\/signature\/[^/]+$/;
  * A local stand-in for PostNL's Shippingstatus API: the documented paths, the `apikey` header checked (401
  * otherwise, as PostNL documents), the fixtures by barcode, and warnings for barcodes it does not know.
  */
-export async function postnlServer(options: { delayMs?: number } = {}): Promise<CarrierServer> {
-  const server = await new CarrierServer().start();
+export async function postnlServer(options: { delayMs?: number } = {}): Promise<PostnlLocal> {
+  const server: PostnlLocal = await new CarrierServer().start();
   server.on('GET', STATUS_PATH, (request) => {
     if (request.headers.apikey !== API_KEY) return { status: 401, body: { fault: { faultstring: 'Invalid ApiKey' } } };
     const barcode = decodeURIComponent(request.path.split('/').pop() ?? '');
+    const booked = server.bookedStatus?.(barcode);
+    if (booked) return { status: 200, body: booked, delayMs: options.delayMs };
     const fixture = BARCODES[barcode] ?? 'not-found';
     return { status: 200, body: postnlFixture(fixture), delayMs: options.delayMs };
   });
