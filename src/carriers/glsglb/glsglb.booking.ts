@@ -83,6 +83,11 @@ function checkAddress(request: BookRequest, field: string, role: string, errors:
   if (!street.street) errors.push({ path: [field, 'line1'], message: 'A street is needed on the GLS label.' });
   else if (tooLong(street.street, LIMITS.text))
     errors.push({ path: [field, street.field], message: `GLS takes streets of at most ${LIMITS.text} characters.` });
+  if (tooLong([str(address.line2), str(address.line3)].filter(Boolean).join(', '), LIMITS.text))
+    errors.push({
+      path: [field, 'line2'],
+      message: `GLS takes one more address line (line2 and line3 together) of at most ${LIMITS.text} characters.`,
+    });
   if (tooLong(street.number, LIMITS.text))
     errors.push({ path: [field, 'house_number'], message: `GLS takes house numbers of at most ${LIMITS.text} characters.` });
   const city = str(address.city);

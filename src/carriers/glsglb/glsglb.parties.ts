@@ -65,7 +65,7 @@ export function glsAddress(address: Record<string, unknown>): Record<string, str
     Street: street,
   };
   if (company && person) out.Name2 = person;
-  if (extra) out.Name3 = extra.slice(0, LIMITS.text);
+  if (extra) out.Name3 = extra;
   if (number) out.StreetNumber = number;
   if (str(address.state_or_province)) out.Province = str(address.state_or_province).slice(0, LIMITS.text);
   if (person) out.ContactPerson = person.slice(0, LIMITS.text);

@@ -39,7 +39,7 @@ describe('glsglb booking: our checks', () => {
         shipping_service: 'EXPRESS',
         type_of_shipment: 'return',
         sender: { ...MERCHANT_DE, company: 'x'.repeat(41), city: '', postal_code: '' },
-        recipient: { ...CONSUMER_DE, line1: '', email: `${'a'.repeat(80)}@example.org` },
+        recipient: { ...CONSUMER_DE, line1: '', line3: 'y'.repeat(30), email: `${'a'.repeat(80)}@example.org` },
         parcels: [
           { weight_grams: 0, dimensions_cm: null },
           { weight_grams: 41_000, dimensions_cm: null },
@@ -57,6 +57,7 @@ describe('glsglb booking: our checks', () => {
       'sender_address.city',
       'sender_address.postal_code',
       'recipient_address.line1',
+      'recipient_address.line2',
       'recipient_address.email',
       'carrier_metadata.parcels.0.weight',
       'carrier_metadata.parcels.1.weight',
