@@ -1,12 +1,28 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, TrackResult } from '../carrier.js';
-import type { CarrierResponse } from '../sdk/http.js';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  PudoSearchCapable,
+} from '../booking.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
+import { type CallAuth, type CarrierResponse, heldBack, redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { TokenCache } from '../sdk/token-cache.js';
+import { checkUspsBooking, USPS_BOOKING_SETTINGS, USPS_MAX_PARCELS, USPS_PRODUCTS } from './uspsus.booking.js';
 import { USPS_CATEGORIES, USPS_CODES } from './uspsus.codes.js';
+import { describe, errorEntries } from './uspsus.errors.js';
+import { searchPostOffices } from './uspsus.locations.js';
 import { mapErrorAnswer, mapTrackingAnswer, normalizeNumber } from './uspsus.mapper.js';
+import { PAYMENT_HEADER, PAYMENT_PATH, paymentRequest, readPaymentAnswer } from './uspsus.payment.js';
+import { type UspsApi, type UspsCall, UspsShipping } from './uspsus.shipping.js';
 
 const TABLE = { ...USPS_CODES, ...USPS_CATEGORIES };
 const HOUR_MS = 3_600_000;
@@ -15,10 +31,12 @@ const HOUR_MS = 3_600_000;
 const ACCEPTED = /^[A-Z0-9]{4,34}$/;
 
 /**
- * USPS Tracking through USPS's APIs (OAuth 2.0 client credentials; Tracking 3.2, up to 35 numbers per call).
+ * USPS through USPS's APIs (OAuth 2.0 client credentials): Tracking 3.2 (up to 35 numbers per call); labels
+ * through Labels 3.0 with a payment authorization token of Payments 3.0 (`uspsus.shipping.ts`), and Post
+ * Offices that hold parcels for pickup through Locations 3.0 (`uspsus.locations.ts`).
  * docs/carriers/uspsus.md has the endpoints, the limits and their sources.
  */
-export class UspsCarrier extends HttpCarrier {
+export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSearchCapable {
   static readonly id = 'uspsus';
 
   readonly record: CarrierRecord = {
@@ -31,14 +49,18 @@ export class UspsCarrier extends HttpCarrier {
     site_link: 'https://www.usps.com',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   readonly settingsSchema = Type.Object({
     client_id: CredentialText('Consumer Key of the app in the USPS Developer Portal (developers.usps.com)'),
     client_secret: secret(CredentialText('Consumer Secret of the same app')),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...USPS_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = USPS_MAX_PARCELS;
+  readonly products = USPS_PRODUCTS;
 
   /**
    * USPS gives an app a quota of calls per hour for all its USPS APIs together (60 by default, raised on request);
@@ -54,6 +76,152 @@ export class UspsCarrier extends HttpCarrier {
   };
 
   protected readonly baseUrls = { production: 'https://apis.usps.com', sandbox: 'https://apis-tem.usps.com' };
+
+  /** Label, cancel and locator calls: USPS's OAuth token, and the payment authorization where postage is spent. */
+  private readonly api: UspsApi = {
+    now: () => this.kit.now(),
+    context: (settings, options) => this.prepare(settings, options),
+    send: (context, call) => this.send(context, call),
+  };
+
+  private readonly shipping = new UspsShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkUspsBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  cancel(
+    trackingNumber: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(trackingNumber, settings, options);
+  }
+
+  searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    return searchPostOffices(this.api, this.record.id, query, settings, options);
+  }
+
+  /**
+   * One label, cancel or locator call. It is not paced like tracking (one call a minute would outlast a
+   * booking's deadline), but it is held back while USPS has paused the credential, it spaces the polls that
+   * follow it, and USPS's throttling answers pause the credential for every call.
+   */
+  private async send(context: CallContext, call: UspsCall): Promise<CarrierResponse | CarrierError> {
+    const gate = this.kit.gates.gate(context.credentialKey, this.limits);
+    const paused = gate.paused();
+    if (paused) return heldBack(this.record.name, paused, this.kit.now());
+    const bearer = this.tokenAuth(context);
+    const query = call.query && [...call.query.keys()].length > 0 ? `?${call.query}` : '';
+    const response = await this.kit.http.call({
+      carrier: this.record.id,
+      method: call.method,
+      url: `${context.baseUrl}${call.path}${query}`,
+      headers: {
+        ...(call.accept ? { accept: call.accept } : {}),
+        ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+      auth: call.payment ? this.paymentAuth(context, bearer) : bearer,
+      retry: call.retry,
+      secrets: context.secrets,
+      signal: context.signal,
+      sent: () => gate.sent(),
+      isQuotaExceeded: (answer) => answer.status === 429 && /quota/i.test(answer.text()),
+      ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+      ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+    });
+    if ('retryable' in response && response.throttled && !response.held) {
+      gate.pause(
+        response.throttled,
+        response.retry_after_seconds !== undefined ? this.kit.now() + response.retry_after_seconds * 1000 : undefined,
+      );
+      return this.explained(response);
+    }
+    return response;
+  }
+
+  /**
+   * The OAuth token and the payment authorization token (`X-Payment-Authorization-Token`), the latter cached
+   * per credential and payment account until it expires; a 401 drops both and the call is sent once more.
+   */
+  private paymentAuth(context: CallContext, bearer: CallAuth): CallAuth {
+    const key = TokenCache.key(`${this.record.id}-payment`, [
+      context.credentialKey,
+      ...['crid', 'mid', 'manifest_mid', 'account_type', 'account_number', 'permit_zip'].map((name) => context.settings[name] ?? null),
+    ]);
+    let current: string | null = null;
+    return {
+      headers: async () => {
+        const headers = await bearer.headers();
+        if ('status' in headers) return headers;
+        const token = await this.kit.tokens.get(key, () => this.authorizePayment(context, bearer));
+        if (typeof token !== 'string') return token;
+        current = token;
+        if (!context.secrets.includes(token)) context.secrets.push(token);
+        return { ...headers, [PAYMENT_HEADER]: token };
+      },
+      invalidate: () => {
+        bearer.invalidate();
+        if (current) this.kit.tokens.invalidate(key, current);
+      },
+    };
+  }
+
+  /** Payments 3.0: the payment account's roles → a payment authorization token. */
+  private async authorizePayment(context: CallContext, bearer: CallAuth) {
+    const response = await this.kit.http.call({
+      carrier: this.record.id,
+      method: 'POST',
+      url: `${context.baseUrl}${PAYMENT_PATH}`,
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(paymentRequest(context.settings)),
+      auth: bearer,
+      secrets: context.secrets,
+      signal: context.signal,
+    });
+    if ('retryable' in response) return response;
+    const body = response.json();
+    const answer = response.status === 200 || response.status === 201 ? readPaymentAnswer(body, this.kit.now()) : null;
+    if (answer) return { access_token: answer.token, expires_in_seconds: answer.seconds };
+    const entries = errorEntries(body);
+    const message = redact(
+      `USPS refused the payment authorization (HTTP ${response.status}): ${entries.length > 0 ? describe(entries) : response.text().slice(0, 200)}`,
+      context.secrets,
+    );
+    if (response.status >= 500 || response.status < 300) return { status: 'error' as const, retryable: true, message };
+    return {
+      status: 'error' as const,
+      retryable: false,
+      message,
+      field_errors: [
+        { path: ['carrier_reference'], message: `${message} (check the crid, mid, account_type and account_number settings)` },
+      ],
+    };
+  }
+
+  /** The bearer token of this credential, shared by tracking, label and locator calls. */
+  private tokenAuth(context: CallContext): CallAuth {
+    return this.bearer(context, () =>
+      clientCredentialsToken(this.kit.http, {
+        carrier: this.record.id,
+        tokenUrl: `${context.baseUrl}/oauth2/v3/token`,
+        clientId: String(context.settings.client_id),
+        clientSecret: String(context.settings.client_secret),
+        style: 'body',
+        encoding: 'json',
+        signal: context.signal,
+      }),
+    );
+  }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
     const refused: TrackResult[] = [];
@@ -74,17 +242,7 @@ export class UspsCarrier extends HttpCarrier {
       url: `${context.baseUrl}/tracking/v3r2/tracking`,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(asked.map((number) => ({ trackingNumber: normalizeNumber(number) }))),
-      auth: this.bearer(context, () =>
-        clientCredentialsToken(this.kit.http, {
-          carrier: this.record.id,
-          tokenUrl: `${context.baseUrl}/oauth2/v3/token`,
-          clientId: String(context.settings.client_id),
-          clientSecret: String(context.settings.client_secret),
-          style: 'body',
-          encoding: 'json',
-          signal: context.signal,
-        }),
-      ),
+      auth: this.tokenAuth(context),
       isQuotaExceeded: (answer) => answer.status === 429 && /quota/i.test(answer.text()),
     });
     if ('retryable' in response) {

@@ -1,8 +1,10 @@
 import { UspsCarrier } from '../../../src/carriers/uspsus/uspsus.carrier.js';
 import { mapErrorAnswer, mapTrackingAnswer } from '../../../src/carriers/uspsus/uspsus.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { bookingContract, type ContractFixture, carrierContract } from '../contract.js';
 import type { ScriptedReply } from '../support/carrier-server.js';
 import { localToolkit } from '../support/kit.js';
+import { bookRequest, CONSUMER } from './usps-book-requests.js';
+import { BOOKING_SETTINGS, LABEL_PATH, UspsLabelRoutes } from './usps-labels-server.js';
 import { fastClock, fixture, SETTINGS, uspsServer } from './usps-server.js';
 
 /** A fixture served as USPS's whole answer, whatever was asked. */
@@ -46,5 +48,26 @@ carrierContract({
   mapAnyJson: (body) => {
     mapTrackingAnswer(body, ['9400111899223851000014', '9400111899223851000021']);
     return mapErrorAnswer(400, body, ['9400111899223851000014']);
+  },
+});
+
+bookingContract({
+  carrierId: 'uspsus',
+  fixture: {
+    secrets: [SETTINGS.client_secret, 'usps-access-token-', 'usps-payment-'],
+    async start() {
+      const server = await uspsServer();
+      const usps = UspsLabelRoutes.install(server);
+      return {
+        adapter: new UspsCarrier(localToolkit('uspsus', server.url)),
+        settings: { ...BOOKING_SETTINGS },
+        request: bookRequest(),
+        // A ZIP Code USPS does not know: its address check refuses it, naming toAddress.ZIPCode.
+        refused: bookRequest({ recipient: { ...CONSUMER, postal_code: '00012' } }),
+        script: (reply) => server.once(LABEL_PATH, reply),
+        bookingCalls: () => usps.labelCalls().length,
+        close: () => server.close(),
+      };
+    },
   },
 });

@@ -35,7 +35,7 @@ describe('uspsus transport against a local USPS', () => {
     return options.unpaced ? new UnpacedUsps(kit) : new UspsCarrier(kit);
   }
 
-  it('declares USPS as documented: 35 numbers a call, one call in flight, 60 calls an hour, production and TEM hosts', async () => {
+  it('declares USPS as documented: 35 numbers a call, one call in flight, 60 calls an hour, production and TEM hosts, booking and Post Office search', async () => {
     const adapter = await setUp();
     expect(adapter.limits).toEqual({
       numbers_per_call: 35,
@@ -46,7 +46,7 @@ describe('uspsus transport against a local USPS', () => {
       min_poll_interval_seconds: 1800,
     });
     expect(adapter.environments).toEqual(['production', 'sandbox']);
-    expect(adapter.capabilities).toEqual({ tracking: true, booking: false, pudo: false, push: false });
+    expect(adapter.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: false });
     expect(adapter.record).toMatchObject({ id: 'uspsus', country_iso: ['US'] });
   });
 
