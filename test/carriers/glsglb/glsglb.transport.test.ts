@@ -3,7 +3,9 @@ import type { TrackResult } from '../../../src/carriers/carrier.js';
 import { nextReset } from '../../../src/carriers/sdk/limits.js';
 import type { CarrierServer } from '../support/carrier-server.js';
 import { requestsFor } from '../support/kit.js';
+import { bookRequest } from './gls-book-requests.js';
 import { fixture, glsAdapter, glsServer, idsOf, SETTINGS, TOKEN_PATH, TRACK_PATH } from './gls-server.js';
+import { BOOKING_SETTINGS, GlsShipitRoutes } from './gls-shipit-server.js';
 
 const servers: CarrierServer[] = [];
 afterEach(async () => {
@@ -244,10 +246,22 @@ describe('glsglb transport against a local GLS', () => {
   it('declares its environments, limits and capabilities', async () => {
     const { adapter } = await setup();
     expect(adapter.environments).toEqual(['production', 'sandbox']);
-    expect(adapter.capabilities).toEqual({ tracking: true, booking: false, pudo: false, push: false });
+    expect(adapter.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: false });
     expect(adapter.limits).toMatchObject({ numbers_per_call: 10, daily_quota: 500, quota_reset_utc: '00:00' });
     expect(adapter.callsLeftToday(SETTINGS)).toBe(500);
     await track(adapter, ['531000000039']);
     expect(adapter.callsLeftToday(SETTINGS)).toBe(499);
+  });
+
+  it('ShipIT calls share the token and the base URL but not Track And Trace’s daily quota', async () => {
+    const { server, adapter } = await setup();
+    GlsShipitRoutes.install(server);
+    await track(adapter, ['531000000039'], BOOKING_SETTINGS);
+    const booked = await adapter.book(bookRequest(), BOOKING_SETTINGS, { now: new Date() });
+    expect(booked.status).toBe('ok');
+    const found = await adapter.searchPudo({ lat: 53.55, lng: 9.99, radius_meters: 2000, limit: 5 }, BOOKING_SETTINGS, { now: new Date() });
+    expect(found).toMatchObject({ status: 'ok' });
+    expect(adapter.callsLeftToday(BOOKING_SETTINGS)).toBe(499);
+    expect(server.to(TOKEN_PATH)).toHaveLength(1);
   });
 });
