@@ -1,13 +1,27 @@
 import { Type } from '@sinclair/typebox';
-import type { CarrierCapabilities, CarrierError, CarrierRecord, ProofOfDelivery, TrackResult } from '../carrier.js';
+import type {
+  BookingCapable,
+  BookingError,
+  BookRequest,
+  BookResult,
+  CarrierFieldError,
+  CarrierPudoLocation,
+  CarrierPudoQuery,
+  PudoSearchCapable,
+} from '../booking.js';
+import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, ProofOfDelivery, TrackResult } from '../carrier.js';
 import { type CallAuth, type CarrierResponse, redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
 import { CredentialText, EnvironmentSetting, PollIntervalSetting, secret } from '../sdk/settings.js';
+import { TokenCache } from '../sdk/token-cache.js';
+import { checkFedexBooking, FEDEX_BOOKING_SETTINGS, FEDEX_MAX_PARCELS, FEDEX_PRODUCTS } from './fdxglb.booking.js';
 import { FEDEX_CODES } from './fdxglb.codes.js';
+import { searchLocations } from './fdxglb.locations.js';
 import { completeResultEntries, errorSummary, type FedexMapOptions, type FedexProofRequest, mapTrackingResponse } from './fdxglb.mapper.js';
 import { signatureProofContent, signatureProofReference, signatureProofRequest } from './fdxglb.pod.js';
+import { type FedexApi, FedexShipping } from './fdxglb.shipping.js';
 import {
   DOCUMENTS_PATH,
   isQuotaAnswer,
@@ -26,10 +40,13 @@ function isError(value: CarrierResponse | CarrierError): value is CarrierError {
 
 /**
  * FedEx through its Track API (REST, OAuth 2.0 client credentials): up to 30 numbers per call, every scan,
- * the estimated delivery window, and the signature proof of delivery of delivered pieces. docs/carriers/fdxglb.md
- * describes the API, its limits and what is mapped.
+ * the estimated delivery window, and the signature proof of delivery of delivered pieces. Booking through the
+ * Ship API (create and cancel shipments: `fdxglb.shipping.ts`) and Hold at Location search through the
+ * Locations API (`fdxglb.locations.ts`), with the Ship project's credentials when they are set apart (FedEx
+ * keeps the Track API in a project of its own), else the tracking ones. docs/carriers/fdxglb.md describes the
+ * APIs, their limits and what is mapped.
  */
-export class FedexCarrier extends HttpCarrier {
+export class FedexCarrier extends HttpCarrier implements BookingCapable, PudoSearchCapable {
   static readonly id = 'fdxglb';
 
   readonly record: CarrierRecord = {
@@ -42,14 +59,18 @@ export class FedexCarrier extends HttpCarrier {
     site_link: 'https://www.fedex.com',
   };
 
-  readonly capabilities: CarrierCapabilities = { tracking: true, booking: false, pudo: false, push: false };
+  readonly capabilities: CarrierCapabilities = { tracking: true, booking: true, pudo: true, push: false };
 
   readonly settingsSchema = Type.Object({
     client_id: CredentialText('API key (client ID) of a FedEx Developer Portal project with the Track API'),
     client_secret: secret(CredentialText('Secret key (client secret) of that project')),
     environment: EnvironmentSetting,
     poll_interval_seconds: PollIntervalSetting,
+    ...FEDEX_BOOKING_SETTINGS,
   });
+
+  readonly maxParcels = FEDEX_MAX_PARCELS;
+  readonly products = FEDEX_PRODUCTS;
 
   /**
    * FedEx allows a project 1,400 calls per 10 seconds and 100,000 Track calls a day (reset at midnight GMT).
@@ -66,6 +87,84 @@ export class FedexCarrier extends HttpCarrier {
   };
 
   protected readonly baseUrls = { production: 'https://apis.fedex.com', sandbox: 'https://apis-sandbox.fedex.com' };
+
+  /**
+   * Booking and location calls: JSON with FedEx's headers, the Ship project's token, within that project's
+   * limits (FedEx counts its rate per project).
+   */
+  private readonly api: FedexApi = {
+    now: () => this.kit.now(),
+    context: (settings, options) => {
+      const context = this.prepare(settings, options);
+      return 'status' in context ? context : this.shipContext(context);
+    },
+    send: (context, call) =>
+      this.gated(context, () =>
+        this.call(context, {
+          method: call.method,
+          url: `${context.baseUrl}${call.path}`,
+          headers: trackHeaders(),
+          body: JSON.stringify(call.body),
+          auth: this.auth(context),
+          retry: call.retry,
+          isQuotaExceeded: isQuotaAnswer,
+          ...(call.maxBytes ? { maxBytes: call.maxBytes } : {}),
+          ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
+        }),
+      ),
+  };
+
+  private readonly shipping = new FedexShipping(this.api);
+
+  checkBooking(request: BookRequest, settings: CarrierSettings): CarrierFieldError[] {
+    return checkFedexBooking(request, this.effectiveSettings(settings));
+  }
+
+  book(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<BookResult> {
+    return this.shipping.book(request, settings, options);
+  }
+
+  cancel(
+    trackingNumber: string,
+    settings: CarrierSettings,
+    options?: { now?: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok' } | BookingError> {
+    return this.shipping.cancel(trackingNumber, settings, options);
+  }
+
+  searchPudo(
+    query: CarrierPudoQuery,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; locations: CarrierPudoLocation[] } | CarrierError> {
+    return searchLocations(this.api, this.record.id, query, settings, options);
+  }
+
+  /** The tracking credential is the Track project's keys and the environment, whatever else is set. */
+  protected credentialParts(settings: Readonly<Record<string, unknown>>): unknown[] {
+    return ['client_id', 'client_secret', 'environment'].map((name) => [name, settings[name] ?? null]);
+  }
+
+  /**
+   * The context of Ship and Locations calls: with `ship_client_id` and `ship_client_secret` set, that project's
+   * keys (a token and limits of their own); else the tracking project's.
+   */
+  private shipContext(context: CallContext): CallContext {
+    const id = context.settings.ship_client_id;
+    const key = context.settings.ship_client_secret;
+    if (typeof id !== 'string' || typeof key !== 'string' || !id || !key) return context;
+    const environment = context.settings.environment ?? null;
+    return {
+      ...context,
+      settings: { ...context.settings, client_id: id, client_secret: key },
+      secrets: [...context.secrets, id, key],
+      credentialKey: TokenCache.key(this.record.id, [
+        ['ship_client_id', id],
+        ['ship_client_secret', key],
+        ['environment', environment],
+      ]),
+    };
+  }
 
   protected async trackBatch(numbers: string[], context: CallContext): Promise<TrackResult[] | CarrierError> {
     const response = await this.call(context, {

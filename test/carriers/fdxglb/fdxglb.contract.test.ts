@@ -1,6 +1,8 @@
 import { mapTrackingResponse } from '../../../src/carriers/fdxglb/fdxglb.mapper.js';
-import { type ContractFixture, carrierContract } from '../contract.js';
+import { bookingContract, type ContractFixture, carrierContract } from '../contract.js';
 import { CLIENT_ID, CLIENT_SECRET, fixture, localFedex, NUMBERS, SETTINGS } from './fdxglb.fixtures.js';
+import { bookRequest, CONSUMER_US } from './fedex-book-requests.js';
+import { localFedexShip, SHIP_CLIENT_ID, SHIP_CLIENT_SECRET, SHIP_PATH, SPLIT_SETTINGS } from './fedex-ship-server.js';
 
 /** Each tracking fixture served as FedEx's answer to whatever is asked, through the real transport. */
 function served(name: string, numbers = NUMBERS[name]): ContractFixture {
@@ -42,5 +44,25 @@ carrierContract({
       mapTrackingResponse(answer([body, body]), numbers),
       mapTrackingResponse(answer([{ ...delivered, dateAndTimes: [body], estimatedDeliveryTimeWindow: body }]), numbers),
     ];
+  },
+});
+
+bookingContract({
+  carrierId: 'fdxglb',
+  fixture: {
+    secrets: [CLIENT_SECRET, SHIP_CLIENT_ID, SHIP_CLIENT_SECRET, 'fixture-token-'],
+    async start() {
+      const fedex = await localFedexShip({ shipClientId: SHIP_CLIENT_ID });
+      return {
+        adapter: fedex.adapter,
+        settings: { ...SPLIT_SETTINGS },
+        request: bookRequest(),
+        // A US ZIP code of four digits: FedEx refuses it (postal code and state), our check leaves postal codes to FedEx.
+        refused: bookRequest({ recipient: { ...CONSUMER_US, postal_code: '0700' } }),
+        script: (reply) => fedex.server.once(SHIP_PATH, reply),
+        bookingCalls: () => fedex.routes.shipCalls().length,
+        close: () => fedex.close(),
+      };
+    },
   },
 });

@@ -323,14 +323,17 @@ describe('fdxglb signature proof of delivery', () => {
 });
 
 describe('fdxglb adapter record', () => {
-  it('has production and sandbox, FedEx’s batch size and quota, tracking only', async () => {
+  it('has production and sandbox, FedEx’s batch size and quota, booking and location search, no push', async () => {
     const fedex = await localFedex();
     try {
       expect(fedex.adapter.environments).toEqual(['production', 'sandbox']);
       expect(fedex.adapter.limits).toMatchObject({ numbers_per_call: 30, daily_quota: 100_000, quota_reset_utc: '00:00' });
-      expect(fedex.adapter.capabilities).toEqual({ tracking: true, booking: false, pudo: false, push: false });
+      expect(fedex.adapter.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: false });
       expect(fedex.adapter.settingsSchema.required).toEqual(['client_id', 'client_secret']);
       expect(fedex.adapter.settingsSchema.properties.client_secret['x-secret']).toBe(true);
+      expect(fedex.adapter.settingsSchema.properties.ship_client_secret['x-secret']).toBe(true);
+      expect(fedex.adapter.maxParcels).toBe(40);
+      expect(fedex.adapter.products.map((p) => p.code)).toContain('FEDEX_INTERNATIONAL_PRIORITY');
     } finally {
       await fedex.close();
     }
