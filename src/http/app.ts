@@ -30,6 +30,7 @@ import { fileRoutes } from './routes/files.routes.js';
 import { merchantRoutes } from './routes/merchant.routes.js';
 import { notificationLinkRoutes } from './routes/notification-links.routes.js';
 import { opsRoutes } from './routes/ops.routes.js';
+import { returnsPortalRoutes } from './routes/returns-portal.routes.js';
 import { tokenRoutes } from './routes/token.routes.js';
 import { registerSerialization } from './serialization.js';
 import { registerValidation } from './validation.js';
@@ -172,5 +173,6 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(merchantRoutes, { limiter });
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   await app.register(consoleRoutes, { prefix: '/console', limiter, backoff });
+  await app.register(returnsPortalRoutes, { backoff });
   return app;
 }

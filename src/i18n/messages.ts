@@ -6,12 +6,20 @@ import { es } from './locales/es.js';
 import { fr } from './locales/fr.js';
 import { it } from './locales/it.js';
 import { nl } from './locales/nl.js';
+import { RETURNS_PORTAL_MESSAGES } from './locales/returns-portal.js';
 
 /** One language's messages: ICU MessageFormat text by key. */
 export type MessageCatalogue = Readonly<Record<string, string>>;
 
 /** Every language's messages. English is complete; a key another language lacks is written in English. */
-export const CATALOGUES: Readonly<Record<Language, MessageCatalogue>> = { en, de, fr, nl, es, it };
+export const CATALOGUES: Readonly<Record<Language, MessageCatalogue>> = {
+  en: { ...en, ...RETURNS_PORTAL_MESSAGES.en },
+  de: { ...de, ...RETURNS_PORTAL_MESSAGES.de },
+  fr: { ...fr, ...RETURNS_PORTAL_MESSAGES.fr },
+  nl: { ...nl, ...RETURNS_PORTAL_MESSAGES.nl },
+  es: { ...es, ...RETURNS_PORTAL_MESSAGES.es },
+  it: { ...it, ...RETURNS_PORTAL_MESSAGES.it },
+};
 
 /** The values of a message's arguments; a missing or null value is written as nothing. */
 export type MessageValues = Readonly<Record<string, string | number | null | undefined>>;

@@ -22,6 +22,7 @@ import { PudoLocationsRepository } from './pudo-locations.repository.js';
 import { RequestReplaysRepository } from './request-replays.repository.js';
 import { ReturnPoliciesRepository } from './return-policies.repository.js';
 import { ReturnsRepository } from './returns.repository.js';
+import { ReturnsPortalRepository } from './returns-portal.repository.js';
 import { ShipmentsRepository } from './shipments.repository.js';
 import { TrackingEventsRepository } from './tracking-events.repository.js';
 import { TrackingStopsRepository } from './tracking-stops.repository.js';
@@ -41,6 +42,7 @@ export class Repositories {
   readonly jobs: JobsRepository;
   readonly returns: ReturnsRepository;
   readonly returnPolicies: ReturnPoliciesRepository;
+  readonly returnsPortal: ReturnsPortalRepository;
   readonly replays: RequestReplaysRepository;
   readonly consoleSessions: ConsoleSessionsRepository;
   readonly bookings: BookingsRepository;
@@ -72,6 +74,7 @@ export class Repositories {
     this.jobs = new JobsRepository(db, dialect);
     this.returns = new ReturnsRepository(db, dialect);
     this.returnPolicies = new ReturnPoliciesRepository(db);
+    this.returnsPortal = new ReturnsPortalRepository(db);
     this.replays = new RequestReplaysRepository(db);
     this.consoleSessions = new ConsoleSessionsRepository(db);
     this.bookings = new BookingsRepository(db);

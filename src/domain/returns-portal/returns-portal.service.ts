@@ -1,0 +1,300 @@
+import type { Clock } from '../../clock.js';
+import type { CarrierWaits } from '../../core/carrier-wait.js';
+import { RETURN_STATUS } from '../../core/return-status.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { Caller } from '../auth.service.js';
+import type { BookingsService } from '../bookings/bookings.service.js';
+import type { DocumentsService } from '../documents/documents.service.js';
+import { DomainError, ValidationError } from '../errors.js';
+import { returnStatusToken, verifyReturnStatusToken } from '../returns/portal-links.js';
+import type { ReturnPolicy } from '../returns/return-policy.js';
+import type { ReturnPolicyService } from '../returns/return-policy.service.js';
+import type { ReturnsService } from '../returns/returns.service.js';
+import { FORM_ID, newFormId, ORDER_ACCESS_MS, orderAccessToken, portalReturnId, verifyOrderAccessToken } from './portal-access.js';
+import { contactMatches, type PortalItem, portalItems, type StoredLineItem } from './portal-items.js';
+import { approvedAtOnce, type ChosenItem, returnedLineItem, returnedWeightGrams } from './portal-return.js';
+import { type PortalReturnStatus, portalStatusOf } from './portal-status.js';
+
+/** An account's portal, as found by its reference: on, and of an account with returns. */
+export interface Portal {
+  reference: string;
+  accountId: number;
+  shopName: string;
+  policy: ReturnPolicy;
+  caller: Caller;
+}
+
+/** An order opened in the portal: what can be returned, and the identifier of the form that returns it. */
+export interface PortalOrder {
+  token: string;
+  orderId: string;
+  /** The order's first shipment that is not a return: the consumer's and merchant's addresses, weight, size. */
+  outbound: Record<string, any>;
+  items: PortalItem[];
+  formId: string;
+}
+
+/** What the consumer sent from the choice form: field name to value, as a form posts them. */
+export type PortalForm = Readonly<Record<string, string | undefined>>;
+
+/** Problems of a sent form, by form field name, as message keys (with values for the message). */
+export type PortalFormErrors = Record<string, { key: string; values?: Record<string, string> }>;
+
+export type SubmitOutcome =
+  | { kind: 'created'; statusToken: string }
+  | { kind: 'invalid'; order: PortalOrder; errors: PortalFormErrors; form: PortalForm }
+  | { kind: 'expired' };
+
+/** A return as its status page shows it. */
+export interface PortalReturnView {
+  returnId: string | null;
+  status: PortalReturnStatus;
+  rejectReason: string | null;
+  items: Array<{ name: string; quantity: number; reason: string | null }>;
+  labels: Array<{ name: string; url: string }>;
+  labelPending: boolean;
+  /** A label can be asked for: approved, none yet, and the account books returns. */
+  canRequestLabel: boolean;
+  sendTo: Record<string, unknown> | null;
+  trackingPageReference: string | null;
+  trackingNumber: string | null;
+}
+
+/**
+ * The consumer's returns portal: find an order by its number and the recipient's e-mail address or postal
+ * code, choose items, reasons and methods, and get a return made through the returns service (validation,
+ * de-duplication, webhooks) with the policy's decision, and its label booked through the booking flow.
+ */
+export class ReturnsPortalService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly policies: ReturnPolicyService,
+    private readonly returns: ReturnsService,
+    private readonly bookings: BookingsService,
+    private readonly carrierWaits: CarrierWaits,
+    private readonly documents: DocumentsService,
+    private readonly clock: Clock,
+    private readonly urlKey: Buffer,
+  ) {}
+
+  /** The portal of a reference; null when there is none, or it is off. */
+  async portal(reference: string): Promise<Portal | null> {
+    if (!/^[A-Za-z0-9_-]{22}$/.test(reference)) return null;
+    const found = await this.policies.byPortalReference(reference);
+    if (!found?.policy.enabled) return null;
+    const account = await this.repos.accounts.findById(found.account_id);
+    if (!account) return null;
+    const features = new Set(JSON.parse(account.features) as string[]);
+    if (!features.has('returns')) return null;
+    return {
+      reference,
+      accountId: account.id,
+      shopName: found.policy.portal_name ?? account.name,
+      policy: found.policy,
+      caller: { accountId: account.id, accountUuid: account.account_uuid, clientId: 'returns-portal', features, strictFields: false },
+    };
+  }
+
+  /**
+   * The access token of the order with this number whose recipient has this e-mail address or postal code;
+   * null when there is no such order (an unknown order and a wrong contact look the same).
+   */
+  async findOrder(portal: Portal, orderNumber: string, contact: string): Promise<string | null> {
+    const orderId = orderNumber.trim().replace(/^#/, '');
+    if (orderId === '' || orderId.length > 50 || contact.trim() === '') return null;
+    const order = await this.repos.orders.findByOrderId(portal.accountId, orderId);
+    if (!order) return null;
+    const shipments = await this.repos.returnsPortal.orderShipments(portal.accountId, order.id);
+    if (!shipments.some((shipment) => contactMatches(contact, JSON.parse(shipment.body)))) return null;
+    return orderAccessToken(
+      { accountId: portal.accountId, orderRowId: order.id, expiresAt: this.clock.now().getTime() + ORDER_ACCESS_MS },
+      this.urlKey,
+    );
+  }
+
+  /** The order a token opens, with its items and a new form; null when the token is not valid (any more). */
+  async order(portal: Portal, token: string, formId = newFormId()): Promise<PortalOrder | null> {
+    const access = verifyOrderAccessToken(token, this.urlKey, this.clock.now().getTime());
+    if (!access || access.accountId !== portal.accountId) return null;
+    const [order] = await this.repos.orders.findByIds([access.orderRowId]);
+    if (!order || order.account_id !== portal.accountId) return null;
+    const shipments = await this.repos.returnsPortal.orderShipments(portal.accountId, order.id);
+    const returned = (await this.repos.returnsPortal.activeReturnBodies(portal.accountId, order.order_id)).flatMap(
+      (body) => (JSON.parse(body).line_items ?? []) as StoredLineItem[],
+    );
+    const items = portalItems(
+      shipments.map((shipment) => ({ line_items: JSON.parse(shipment.body).line_items ?? [], delivered_at: shipment.delivered_at })),
+      returned,
+      portal.policy,
+      this.clock.now(),
+    );
+    return { token, orderId: order.order_id, outbound: JSON.parse(shipments[0]?.body ?? '{}'), items, formId };
+  }
+
+  /**
+   * Makes the return a form asks for. A form sent again (same form id) answers the return it made; a form
+   * whose items were returned since it was opened is refused item by item.
+   */
+  async submit(portal: Portal, token: string, form: PortalForm): Promise<SubmitOutcome> {
+    const formId = form.form_id ?? '';
+    if (!FORM_ID.test(formId)) return { kind: 'expired' };
+    const made = await this.repos.returns.findByReturnId(portal.accountId, portalReturnId(formId));
+    if (made) return { kind: 'created', statusToken: returnStatusToken(made.return_uuid, this.urlKey) };
+    const order = await this.order(portal, token, formId);
+    if (!order) return { kind: 'expired' };
+
+    const { chosen, errors } = readChoices(portal.policy, order.items, form);
+    if (Object.keys(errors).length > 0) return { kind: 'invalid', order, errors, form };
+
+    const lineItems = chosen.map(returnedLineItem);
+    const outbound = order.outbound;
+    const grams = returnedWeightGrams(lineItems);
+    const approved = approvedAtOnce(portal.policy, lineItems as StoredLineItem[]);
+    const returnId = portalReturnId(formId);
+    const body = {
+      return_ticket: {
+        return_id: returnId,
+        ...(form.comment?.trim() ? { comment: form.comment.trim().slice(0, 2000) } : {}),
+        return_method: chosenMethod(portal.policy.return_methods, form.return_method) as never,
+        refund_method: chosenMethod(portal.policy.refund_methods, form.refund_method) as never,
+      },
+      shipment: {
+        shipment_id: returnId,
+        order_id: order.orderId,
+        line_items: lineItems,
+        ...(outbound.recipient_address || outbound.to_address ? { from_address: outbound.recipient_address ?? outbound.to_address } : {}),
+        ...(merchantAddress(outbound) ? { to_address: merchantAddress(outbound) } : {}),
+        ...(grams !== null ? { weight: { amount: grams, unit: 'g' } } : outbound.weight ? { weight: outbound.weight } : {}),
+        ...(outbound.dimensions ? { dimensions: outbound.dimensions } : {}),
+        ...(outbound.notification_email ? { notification_email: outbound.notification_email } : {}),
+      },
+    };
+    let returnUuid: string;
+    try {
+      const created = await this.returns.create(portal.caller, body as never, { source: 'portal', approved });
+      returnUuid = created.result.return_ticket.return_uuid;
+    } catch (error) {
+      // The same form sent twice at once: the first made the return.
+      const raced = error instanceof ValidationError ? await this.repos.returns.findByReturnId(portal.accountId, returnId) : undefined;
+      if (!raced) throw error;
+      returnUuid = raced.return_uuid;
+    }
+    if (approved) await this.requestLabelOf(portal, returnUuid);
+    return { kind: 'created', statusToken: returnStatusToken(returnUuid, this.urlKey) };
+  }
+
+  /** The return a status token names, as its page shows it; null when the token names no return of this portal. */
+  async status(portal: Portal, statusToken: string): Promise<PortalReturnView | null> {
+    const returnUuid = verifyReturnStatusToken(statusToken, this.urlKey);
+    const row = returnUuid ? await this.repos.returnsPortal.returnWithShipment(portal.accountId, returnUuid) : undefined;
+    if (!row) return null;
+    const details = JSON.parse(row.details) as Record<string, any>;
+    const body = JSON.parse(row.body) as Record<string, any>;
+    const documents = (await this.repos.documents.listForShipments([row.shipment_row_id], 'label')).filter(
+      (doc) => doc.status !== 'voided',
+    );
+    const labels = documents.flatMap((doc) => {
+      const url = this.documents.downloadUrl(doc);
+      return url ? [{ name: doc.name, url }] : [];
+    });
+    const booking = await this.repos.bookings.findByShipment(row.shipment_row_id);
+    const status = portalStatusOf(row.status, labels.length > 0, details);
+    return {
+      returnId: row.return_id,
+      status,
+      rejectReason: status === 'rejected' ? (details.reject_reason ?? null) : null,
+      items: ((body.line_items ?? []) as StoredLineItem[]).map((item) => ({
+        name: String(item.product_name ?? item.product_reference ?? item.product_id ?? ''),
+        quantity: typeof item.quantity === 'number' ? item.quantity : 1,
+        reason: typeof item.return_reason === 'string' ? item.return_reason : null,
+      })),
+      labels,
+      labelPending: documents.some((doc) => doc.status === 'pending'),
+      canRequestLabel: row.status === RETURN_STATUS.approved && !booking && (await this.returnCarrier(portal)) !== null,
+      sendTo: body.to_address ?? null,
+      trackingPageReference: row.tracking_number ? row.tracking_page_reference : null,
+      trackingNumber: row.tracking_number,
+    };
+  }
+
+  /** Books the label of an approved return that has none (the consumer asks for it on the status page). */
+  async requestLabel(portal: Portal, statusToken: string): Promise<boolean> {
+    const returnUuid = verifyReturnStatusToken(statusToken, this.urlKey);
+    if (!returnUuid) return false;
+    return this.requestLabelOf(portal, returnUuid);
+  }
+
+  private async requestLabelOf(portal: Portal, returnUuid: string): Promise<boolean> {
+    const row = await this.repos.returnsPortal.returnWithShipment(portal.accountId, returnUuid);
+    if (!row || row.status !== RETURN_STATUS.approved) return false;
+    const carrier = await this.returnCarrier(portal);
+    if (!carrier) return false;
+    try {
+      await this.bookings.book(portal.caller, { shipment_uuid: row.shipment_uuid, carrier_reference: carrier }, this.carrierWaits.begin());
+      return true;
+    } catch (error) {
+      // The carrier refused or could not be reached: the return stands, and the status page offers to try again.
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  }
+
+  /** The account's carrier configuration for return labels; null when it books none (or has no booking). */
+  private async returnCarrier(portal: Portal): Promise<string | null> {
+    if (!portal.caller.features.has('booking')) return null;
+    const configs = await this.repos.carrierConfigs.listForAccount(portal.accountId);
+    return configs.find((config) => config.booking_return === 1)?.carrier_reference ?? null;
+  }
+}
+
+/** The method chosen among those the policy offers; the only one when it offers one. */
+function chosenMethod(offered: readonly string[], given: string | undefined): string | undefined {
+  if (offered.length === 1) return offered[0];
+  return given && offered.includes(given) ? given : undefined;
+}
+
+/** Where the merchant wants returns: the order's return address, else its sender. */
+function merchantAddress(outbound: Record<string, any>): Record<string, unknown> | null {
+  return outbound.return_address ?? outbound.sender_address ?? outbound.from_address ?? null;
+}
+
+/** The items, quantities and reasons a form chose, and what is wrong with it (by form field). */
+export function readChoices(
+  policy: ReturnPolicy,
+  items: readonly PortalItem[],
+  form: PortalForm,
+): { chosen: ChosenItem[]; errors: PortalFormErrors } {
+  const errors: PortalFormErrors = {};
+  const chosen: ChosenItem[] = [];
+  const byKey = new Map(items.map((item) => [item.key, item]));
+  const reasons = new Set(policy.reasons.map((reason) => reason.code));
+  for (let index = 0; index < 1000 && form[`item_${index}_key`] !== undefined; index++) {
+    const quantityText = form[`item_${index}_quantity`] ?? '0';
+    const quantity = /^\d{1,7}$/.test(quantityText) ? Number(quantityText) : Number.NaN;
+    if (quantity === 0) continue;
+    const item = byKey.get(form[`item_${index}_key`] ?? '');
+    if (!item || item.not_returnable !== null) {
+      errors[`item_${index}_quantity`] = { key: 'no_longer_returnable' };
+      continue;
+    }
+    if (!Number.isInteger(quantity) || quantity > item.returnable) {
+      errors[`item_${index}_quantity`] = { key: 'too_many_items', values: { max: String(item.returnable) } };
+      continue;
+    }
+    const reason = form[`item_${index}_reason`] ?? '';
+    if (!reasons.has(reason)) {
+      errors[`item_${index}_reason`] = { key: 'reason_required' };
+      continue;
+    }
+    chosen.push({ item, quantity, reason });
+  }
+  if (chosen.length === 0 && Object.keys(errors).length === 0) errors.items = { key: 'nothing_chosen' };
+  for (const [field, offered] of [
+    ['return_method', policy.return_methods],
+    ['refund_method', policy.refund_methods],
+  ] as const) {
+    if (offered.length > 1 && !chosenMethod(offered, form[field])) errors[field] = { key: 'choose_one' };
+  }
+  if ((form.comment ?? '').length > 2000) errors.comment = { key: 'comment_too_long' };
+  return { chosen, errors };
+}
