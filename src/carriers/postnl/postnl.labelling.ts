@@ -265,7 +265,7 @@ function fieldOf(party: ReadParty, text: string): FieldPath | null {
 /**
  * PostNL's refusals on our fields: an address field when the description names the party (receiver, sender)
  * and the field, the whole address when it names only the party, the weight, the product. Messages keep PostNL's
- * code and words. Refusals naming nothing of ours give no field error.
+ * code and words. Refusals naming nothing of ours go on `carrier_reference`.
  */
 export function fieldErrorsOf(errors: readonly PostnlError[], request: BookRequest, barcodes: readonly string[]): CarrierFieldError[] {
   const parties = partiesOf(request);
@@ -290,7 +290,8 @@ export function fieldErrorsOf(errors: readonly PostnlError[], request: BookReque
     } else if (/delivery\s*address|address\s*type\s*0?9/i.test(text) && request.pudo_location) {
       path = ['pudo_location_uuid'];
     }
-    if (path) found.push({ path, message });
+    // A refusal naming nothing of ours stays with the configuration, beside those placed on our fields.
+    found.push({ path: path ?? ['carrier_reference'], message });
   }
   return found;
 }

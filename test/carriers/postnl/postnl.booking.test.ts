@@ -239,6 +239,7 @@ describe('postnl labelling answers', () => {
       ['sender_address', 'city'],
       ['carrier_metadata', 'parcels', 1, 'weight'],
       ['shipping_service'],
+      ['carrier_reference'],
       ['recipient_address', 'house_number'],
     ]);
     const returning = bookRequest({
