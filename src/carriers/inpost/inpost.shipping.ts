@@ -46,6 +46,8 @@ const LONGEST_POLL_MS = 2_000;
 const LABEL_BYTES = 16 * 1_048_576;
 /** Statuses of an answer that may come after ShipX created the shipment (a gateway or server failing mid-way). */
 const MAYBE_CREATED = [500, 502, 504];
+/** How long a lookup waits for ShipX to buy the offer of a shipment it found (the service asks within 15 s). */
+const LOOKUP_WAIT_MS = 8_000;
 /** Shipment pages read while looking for a lost booking, of 100 each. */
 const LOOKUP_PAGES = 20;
 
@@ -207,13 +209,21 @@ export class InpostShipping {
           message: 'Too many InPost shipments since the booking to look it up: check the Parcel Manager.',
         };
     }
-    const shipment = matches.find((s) => s.status !== 'canceled');
-    if (!shipment) return { status: 'not_found' };
-    if (NOT_YET_BOUGHT.includes(shipment.status) || !shipment.tracking_number)
+    const listed = matches.find((s) => s.status !== 'canceled');
+    if (!listed) return { status: 'not_found' };
+    const shipment = await this.whenBought(listed, context, LOOKUP_WAIT_MS);
+    if ('pending' in shipment)
       return {
         status: 'error',
         retryable: true,
-        message: `InPost has created shipment ${shipment.id} but not bought it yet (${shipment.status}).`,
+        message: `InPost has created shipment ${listed.id} but not bought it yet: ${shipment.pending}`,
+      };
+    if (shipment.status === 'canceled') return { status: 'not_found' };
+    if (!shipment.offerLeft)
+      return {
+        status: 'error',
+        retryable: false,
+        message: `InPost could not buy the service for shipment ${shipment.id}: ${shipment.unavailable.join('; ')}.`,
       };
     const label = await this.label(context, shipment.id, request);
     if ('message' in label) return { status: 'error', retryable: true, message: label.message };
@@ -222,25 +232,38 @@ export class InpostShipping {
 
   /** Waits for ShipX to buy the offer, then downloads the label. */
   private async complete(created: ShipxShipment, request: BookRequest, context: CallContext): Promise<BookResult> {
-    let shipment = created;
-    const until = this.api.now() + CONFIRM_WAIT_MS;
-    let wait = FIRST_POLL_MS;
-    while (NOT_YET_BOUGHT.includes(shipment.status) || !shipment.tracking_number) {
-      if (!shipment.offerLeft) return this.unavailable(shipment, context);
-      if (shipment.status === 'canceled') break;
-      if (this.api.now() + wait > until || context.signal?.aborted) return this.pending(shipment, context, 'it was not bought in time');
-      await pause(wait, context.signal);
-      if (context.signal?.aborted) return this.pending(shipment, context, 'it was not bought in time');
-      const read = await this.read(context, shipment.id);
-      if ('message' in read) return this.pending(shipment, context, read.message);
-      shipment = read;
-      wait = Math.min(wait * 2, LONGEST_POLL_MS);
-    }
+    const shipment = await this.whenBought(created, context, CONFIRM_WAIT_MS);
+    if ('pending' in shipment) return this.pending(created, context, shipment.pending);
+    if (!shipment.offerLeft) return this.unavailable(shipment, context);
     if (shipment.status === 'canceled')
       return { status: 'error', retryable: false, message: `InPost cancelled shipment ${shipment.id} before it was bought.` };
     const label = await this.label(context, shipment.id, request);
     if ('message' in label) return this.pending(shipment, context, label.message);
     return this.booked(shipment, label, request, context, {});
+  }
+
+  /**
+   * Reads the shipment until ShipX has bought its offer (or could not, or it was cancelled), for at most `waitMs`
+   * and within the call's deadline; `pending` says why it is not known yet.
+   */
+  private async whenBought(first: ShipxShipment, context: CallContext, waitMs: number): Promise<ShipxShipment | { pending: string }> {
+    let shipment = first;
+    const until = this.api.now() + waitMs;
+    let wait = FIRST_POLL_MS;
+    while (
+      (NOT_YET_BOUGHT.includes(shipment.status) || !shipment.tracking_number) &&
+      shipment.status !== 'canceled' &&
+      shipment.offerLeft
+    ) {
+      if (this.api.now() + wait > until || context.signal?.aborted) return { pending: `still ${shipment.status}` };
+      await pause(wait, context.signal);
+      if (context.signal?.aborted) return { pending: `still ${shipment.status}` };
+      const read = await this.read(context, shipment.id);
+      if ('message' in read) return { pending: read.message };
+      shipment = read;
+      wait = Math.min(wait * 2, LONGEST_POLL_MS);
+    }
+    return shipment;
   }
 
   /** ShipX could buy no offer of the service: the shipment is cancelled (still allowed then) and the booking refused. */

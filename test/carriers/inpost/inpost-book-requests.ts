@@ -22,7 +22,7 @@ export const CONSUMER_PL = {
   city: 'Warszawa',
   postal_code: '00238',
   country_code: 'PL',
-  phone: '600 700 800',
+  phone: '+48 600 700 800',
   email: 'jan.kowalski@example.org',
 };
 

@@ -143,7 +143,7 @@ describe('inpost booking against a local ShipX', () => {
     const result = await book(request, AbortSignal.timeout(1_000));
     expect(result).toMatchObject({ status: 'error', outcome_unknown: true });
     expect(shipx.createCalls()).toHaveLength(1);
-    const waiting = await adapter.findBooking(request, { ...BOOKING_SETTINGS }, { now: new Date() });
+    const waiting = await adapter.findBooking(request, { ...BOOKING_SETTINGS }, { now: new Date(), signal: AbortSignal.timeout(1_000) });
     expect(waiting).toMatchObject({ status: 'error', retryable: true });
     shipx.confirm(shipx.shipments[0]);
     const found = await adapter.findBooking(request, { ...BOOKING_SETTINGS }, { now: new Date() });

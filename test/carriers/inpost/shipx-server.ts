@@ -360,7 +360,7 @@ export class ShipxRoutes {
     )
       .map((p) => ({ point: p, distance: center ? Math.round(distance(center, [p.lat, p.lng])) : null }))
       .filter((p) => p.distance === null || p.distance <= maxDistance)
-      .filter((p) => center !== undefined || !postCode)
+      .filter(() => center !== undefined || !postCode)
       .sort((a, b) => (a.distance ?? 0) - (b.distance ?? 0));
     const items = found.slice(0, perPage).map(({ point, distance }) => ({
       href: `${this.server.url}/v1/points/${point.name}`,
