@@ -21,6 +21,7 @@ import {
 } from './console-session.js';
 import { errorLines, formFields } from './form-input.js';
 import { notificationConsoleRoutes } from './notifications.routes.js';
+import { returnPolicyConsoleRoutes } from './return-policy.routes.js';
 import { returnRoutes } from './returns.routes.js';
 import { shipmentRoutes } from './shipments.routes.js';
 import { signInRoutes, signOutRoutes } from './sign-in.routes.js';
@@ -72,6 +73,7 @@ export const consoleRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter; ba
     await signedIn.register(signOutRoutes);
     await signedIn.register(shipmentRoutes);
     await signedIn.register(returnRoutes);
+    await signedIn.register(returnPolicyConsoleRoutes);
     await signedIn.register(webhookRoutes);
     await signedIn.register(notificationConsoleRoutes);
     await signedIn.register(analyticsRoutes, { analytics: new DeliveryAnalyticsService(app.context.repos) });

@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../html.js';
 import { CONSOLE_CSS_PATH } from './console-styles.js';
 
-export type ConsoleSection = 'shipments' | 'returns' | 'webhooks' | 'notifications' | 'analytics';
+export type ConsoleSection = 'shipments' | 'returns' | 'return-policy' | 'webhooks' | 'notifications' | 'analytics';
 
 /** What every signed-in page knows: the session's form token and the account's client id. */
 export interface ConsoleSession {
@@ -12,6 +12,7 @@ export interface ConsoleSession {
 const SECTIONS: Array<[ConsoleSection, string, string]> = [
   ['shipments', 'Shipments', '/console/shipments/'],
   ['returns', 'Returns', '/console/returns/'],
+  ['return-policy', 'Returns policy', '/console/returns/policy/'],
   ['webhooks', 'Webhooks', '/console/webhooks/'],
   ['notifications', 'Notifications', '/console/notifications/'],
   ['analytics', 'Analytics', '/console/analytics/'],
