@@ -25,7 +25,7 @@ export const CONSUMER_US = {
   state_or_province: 'NJ',
   postal_code: '07060-1234',
   country_code: 'US',
-  phone: '(908) 555-0177',
+  phone: '+1 908-555-0177',
   email: 'mo@example.org',
 };
 
