@@ -10,7 +10,7 @@ import type {
   PudoSearchCapable,
 } from '../booking.js';
 import type { CarrierCapabilities, CarrierError, CarrierRecord, CarrierSettings, TrackResult } from '../carrier.js';
-import { type CallAuth, type CarrierResponse, heldBack, redact } from '../sdk/http.js';
+import { answeredStatus, type CallAuth, type CarrierResponse, heldBack, redact } from '../sdk/http.js';
 import { type CallContext, HttpCarrier } from '../sdk/http-carrier.js';
 import type { CarrierLimits } from '../sdk/limits.js';
 import { clientCredentialsToken } from '../sdk/oauth.js';
@@ -145,6 +145,10 @@ export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSear
         response.retry_after_seconds !== undefined ? this.kit.now() + response.retry_after_seconds * 1000 : undefined,
       );
       return this.explained(response);
+    }
+    if ('retryable' in response && [401, 403].includes(answeredStatus(response) ?? 0)) {
+      const api = call.payment ? 'Labels and Payments APIs (scopes "labels" and "payments")' : 'Locations API (scope "locations")';
+      return { ...response, message: `${response.message} (check the Consumer Key and Secret, and that the USPS app has the ${api})` };
     }
     return response;
   }

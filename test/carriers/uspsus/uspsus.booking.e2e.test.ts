@@ -77,6 +77,38 @@ describe('uspsus booking end to end', () => {
   const content = (doc: { base64_content: string }) => Buffer.from(doc.base64_content, 'base64');
   const sent = (path: string) => JSON.parse(server.to(path).at(-1)!.body);
 
+  it('lists USPS’s booking in the carrier catalogue: mail classes, one parcel per label, returns, Post Offices', async () => {
+    const res = await t.admin('GET', '/admin/v1/carriers/');
+    expect(res.statusCode, res.body).toBe(200);
+    const entry = res.json().find((c: { id: string }) => c.id === 'uspsus');
+    expect(entry).toMatchObject({
+      capabilities: { tracking: true, booking: true, pudo: true, push: false },
+      max_parcels: 1,
+      base_url_overridden: true,
+    });
+    expect(entry.products.map((p: { code: string; types: string[] }) => [p.code, p.types.join('+')])).toEqual([
+      ['USPS_GROUND_ADVANTAGE', 'outbound+return'],
+      ['PRIORITY_MAIL', 'outbound+return'],
+      ['PRIORITY_MAIL_EXPRESS', 'outbound+return'],
+      ['MEDIA_MAIL', 'outbound'],
+      ['LIBRARY_MAIL', 'outbound'],
+      ['BOUND_PRINTED_MATTER', 'outbound'],
+    ]);
+    expect(Object.keys(entry.settings_schema.properties)).toEqual(
+      expect.arrayContaining([
+        'client_id',
+        'client_secret',
+        'crid',
+        'mid',
+        'manifest_mid',
+        'account_type',
+        'account_number',
+        'permit_zip',
+        'label_format',
+      ]),
+    );
+  });
+
   it('books an outbound label: USPS’s PDF, its tracking number, postage in carrier_additional_info; one payment authorization for every label', async () => {
     const uuid = await shipment();
     const res = await book({ shipment_uuid: uuid });

@@ -107,6 +107,16 @@ describe('uspsus booking against a local USPS', () => {
     expect(server.to(CANCEL_PATH).length).toBe(calls);
   });
 
+  it('an app without the Labels API (403) is told so, and the label was not made', async () => {
+    const adapter = await setUp();
+    await adapter.book(bookRequest(), BOOKING_SETTINGS, options());
+    server.once(LABEL_PATH, { status: 403, body: { error: { code: '403', message: 'Forbidden' } } });
+    const result = await adapter.book(bookRequest(), BOOKING_SETTINGS, options());
+    expect(result).toMatchObject({ status: 'error', retryable: false });
+    expect(result.status === 'error' && result.message).toContain('Labels and Payments APIs');
+    expect(result.status === 'error' && result.outcome_unknown).toBeFalsy();
+  });
+
   it('a quota answer on a label pauses the credential for tracking too', async () => {
     const adapter = await setUp();
     await adapter.book(bookRequest(), BOOKING_SETTINGS, options());
