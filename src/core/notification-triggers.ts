@@ -32,6 +32,11 @@ export function isTrigger(value: string): value is Trigger {
   return (TRIGGERS as readonly string[]).includes(value);
 }
 
+/** Whether a trigger is about a return (its messages speak of the return and link to its status page). */
+export function isReturnTrigger(trigger: string): trigger is ReturnTrigger {
+  return (RETURN_TRIGGERS as readonly string[]).includes(trigger);
+}
+
 export function isChannel(value: string): value is Channel {
   return (CHANNELS as readonly string[]).includes(value);
 }

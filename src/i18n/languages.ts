@@ -145,14 +145,21 @@ function record(value: unknown): Record<string, unknown> | null {
 
 /**
  * The language sources a stored shipment body holds: `additional_info.language`, `order.language`, and the
- * recipient's country (`recipient_address`, else `to_address`).
+ * consumer's country: the recipient's (`recipient_address`, else `to_address`), or for a return shipment, which
+ * the consumer sends back, the sender's (`sender_address`, else `from_address`).
  */
-export function languageSourcesOfShipment(body: unknown): Pick<LanguageSources, 'shipmentLanguage' | 'orderLanguage' | 'recipientCountry'> {
+export function languageSourcesOfShipment(
+  body: unknown,
+  consumer: 'recipient' | 'sender' = 'recipient',
+): Pick<LanguageSources, 'shipmentLanguage' | 'orderLanguage' | 'recipientCountry'> {
   const shipment = record(body);
   const country = (address: unknown) => text(record(address)?.country_code);
   return {
     shipmentLanguage: text(record(shipment?.additional_info)?.language),
     orderLanguage: text(record(shipment?.order)?.language),
-    recipientCountry: country(shipment?.recipient_address) ?? country(shipment?.to_address),
+    recipientCountry:
+      consumer === 'sender'
+        ? (country(shipment?.sender_address) ?? country(shipment?.from_address))
+        : (country(shipment?.recipient_address) ?? country(shipment?.to_address)),
   };
 }

@@ -1,5 +1,5 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import type { Trigger } from '../../core/notification-triggers.js';
+import { isReturnTrigger, type Trigger } from '../../core/notification-triggers.js';
 import type { PudoLocation, PudoLocationRecord } from '../../core/pudo-location.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { NotificationRow } from '../../db/repositories/notifications.repository.js';
@@ -7,6 +7,8 @@ import type { ShipmentRow } from '../../db/repositories/shipments.repository.js'
 import { isLanguage, type Language, LOCALES } from '../../i18n/languages.js';
 import { formatMessage } from '../../i18n/messages.js';
 import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
+import { returnStatusUrl } from '../returns/portal-links.js';
+import { detailsOf } from '../returns/return.presenter.js';
 import { shownCarrier } from '../shipments/carrier-of-record.js';
 import { renderEmailHtml } from './email/email-layout.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
@@ -31,7 +33,16 @@ export interface MessageVariables {
   };
   recipient: { name: string | null };
   pickup: { name: string | null; address: string | null; opening_hours: string[] };
-  return: { return_id: string | null; reject_reason: string | null };
+  return: {
+    return_id: string | null;
+    reject_reason: string | null;
+    /** The return's page in the returns portal (signed link); null when the account's portal is off. */
+    status_url: string | null;
+    /** Whether the return shipment has a booked label (or QR code), which its status page offers. */
+    label_available: boolean;
+    /** The refund recorded on the return, as money in the consumer's language ("45,50 €"); null before one. */
+    refunded_amount: string | null;
+  };
   unsubscribe_url: string;
   trigger: string;
   language: string;
@@ -72,9 +83,14 @@ export class MessageComposer {
       async () => (await repos.accounts.findById(shipment.account_id))?.name ?? '',
     );
     const order = shipment.order_row_id ? await repos.orders.findById(shipment.order_row_id) : undefined;
-    const ticket = trigger.startsWith('return_') ? await repos.returns.findByShipment(shipment.id) : undefined;
-    const details = ticket ? (JSON.parse(ticket.details) as { reject_reason?: string | null }) : null;
-    const address = (body.recipient_address ?? body.to_address ?? null) as Record<string, unknown> | null;
+    const ticket = isReturnTrigger(trigger) ? await repos.returns.findByShipment(shipment.id) : undefined;
+    const details = ticket ? detailsOf(ticket) : null;
+    // The consumer: a parcel's recipient, or the sender of a return shipment.
+    const address = (
+      shipment.shipment_type === 'return'
+        ? (body.sender_address ?? body.from_address ?? null)
+        : (body.recipient_address ?? body.to_address ?? null)
+    ) as Record<string, unknown> | null;
     const name = [address?.first_name, address?.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
     const variables: MessageVariables = {
       merchant: { name: merchant },
@@ -95,12 +111,28 @@ export class MessageComposer {
         trigger === 'available_for_pickup'
           ? await this.pickupOf(repos, shipment, language)
           : { name: null, address: null, opening_hours: [] },
-      return: { return_id: ticket?.return_id ?? null, reject_reason: details?.reject_reason ?? null },
+      return: {
+        return_id: ticket?.return_id ?? null,
+        reject_reason: details?.reject_reason ?? null,
+        status_url: ticket ? await this.returnStatusUrl(repos, shipment.account_id, ticket.return_uuid) : null,
+        label_available: ticket ? (await repos.bookings.findByShipment(shipment.id))?.status === 'booked' : false,
+        refunded_amount: moneyText(details?.refunded_amount ?? null, currencyOf(body), language),
+      },
       unsubscribe_url: this.unsubscribeUrl(notificationUuid),
       trigger,
       language,
     };
     return variables;
+  }
+
+  /**
+   * The signed link to a return's page in the account's returns portal, or null when the account's portal is
+   * off (never turned on, or turned off since): messages do not send consumers to a portal the merchant closed.
+   */
+  async returnStatusUrl(repos: Repositories, accountId: number, returnUuid: string): Promise<string | null> {
+    const row = await repos.returnPolicies.of(accountId);
+    if (!row || (JSON.parse(row.policy) as { enabled?: boolean }).enabled !== true) return null;
+    return returnStatusUrl(this.publicUrl, row.portal_reference, returnUuid, this.urlKey);
   }
 
   /** The e-mail of a notification, with the merchant's template when there is one (or `template`, for previews). */
@@ -178,6 +210,11 @@ export async function composeEmail(template: MessageTemplate, variables: Message
   };
   const footer = label('footer');
   const heading = formatMessage(language, `notification.${variables.trigger}.heading`, args);
+  // A return's message leads to the return's page in the portal, when the account has one on.
+  const statusUrl = variables.return.status_url;
+  const button = statusUrl
+    ? { url: statusUrl, label: label('return_button') }
+    : { url: variables.shipment.tracking_url, label: labels.track_button };
   const html = await renderEmailHtml({
     subject,
     preview: paragraphs[0] ?? subject,
@@ -185,12 +222,13 @@ export async function composeEmail(template: MessageTemplate, variables: Message
     paragraphs,
     footer,
     labels,
+    button,
     merchant: variables.merchant,
     shipment: variables.shipment,
     pickup: variables.pickup,
     unsubscribe_url: variables.unsubscribe_url,
   });
-  const lines = [heading, '', ...paragraphs.flatMap((p) => [p, '']), `${labels.track_button}: ${variables.shipment.tracking_url}`];
+  const lines = [heading, '', ...paragraphs.flatMap((p) => [p, '']), `${button.label}: ${button.url}`];
   if (variables.shipment.tracking_number) lines.push(`${labels.tracking_number}: ${variables.shipment.tracking_number}`);
   if (variables.shipment.carrier) lines.push(`${labels.carrier}: ${variables.shipment.carrier}`);
   if (variables.shipment.expected_delivery) lines.push(`${labels.expected_delivery}: ${variables.shipment.expected_delivery}`);
@@ -201,6 +239,29 @@ export async function composeEmail(template: MessageTemplate, variables: Message
   }
   lines.push('', '--', footer, `${labels.unsubscribe}: ${variables.unsubscribe_url}`);
   return { subject, text: `${lines.join('\n')}\n`, html, unsubscribeUrl: variables.unsubscribe_url };
+}
+
+/** The currency of a shipment's line items (one per shipment), if they name one. */
+function currencyOf(body: Record<string, unknown>): string | null {
+  const items = Array.isArray(body.line_items) ? (body.line_items as Array<{ currency_code?: unknown }>) : [];
+  const code = items.find((item) => typeof item.currency_code === 'string')?.currency_code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** An amount ("45.50") as money in the consumer's language, with its currency when known. */
+export function moneyText(amount: string | null, currency: string | null, language: Language): string | null {
+  if (amount === null) return null;
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return amount;
+  try {
+    return new Intl.NumberFormat(LOCALES[language], {
+      ...(currency ? { style: 'currency', currency } : {}),
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(value);
+  } catch {
+    return amount;
+  }
 }
 
 /** The expected delivery window in the consumer's language: a day, or a day and times, or two days. */

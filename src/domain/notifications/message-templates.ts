@@ -1,4 +1,4 @@
-import type { Channel, Trigger } from '../../core/notification-triggers.js';
+import { type Channel, isReturnTrigger, type Trigger } from '../../core/notification-triggers.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Language } from '../../i18n/languages.js';
 import { formatMessage } from '../../i18n/messages.js';
@@ -27,14 +27,27 @@ const AS_VARIABLES: Record<string, string> = {
   rejectReason: '{{ return.reject_reason }}',
 };
 
+/** A return's messages link to its page in the returns portal, or to the return parcel's tracking page without one. */
+const AS_RETURN_VARIABLES: Record<string, string> = {
+  ...AS_VARIABLES,
+  url: '{{ return.status_url | default: shipment.tracking_url }}',
+};
+
+/** The condition of a return's label being there to fetch: booked, and a status page to fetch it from. */
+const LABEL_READY = 'return.label_available and return.status_url';
+
 export function defaultTemplate(trigger: Trigger, channel: Channel, language: Language): MessageTemplate {
-  if (channel === 'sms')
-    return { subject: null, body: formatMessage(language, `notification.${trigger}.sms`, AS_VARIABLES), custom: false };
-  return {
-    subject: formatMessage(language, `notification.${trigger}.subject`, AS_VARIABLES),
-    body: formatMessage(language, `notification.${trigger}.body`, AS_VARIABLES),
-    custom: false,
-  };
+  const variables = isReturnTrigger(trigger) ? AS_RETURN_VARIABLES : AS_VARIABLES;
+  const text = (part: string) => formatMessage(language, `notification.${trigger}.${part}`, variables);
+  if (channel === 'sms') {
+    // An approved return whose label is ready says where to get it.
+    const body =
+      trigger === 'return_approved' ? `{% if ${LABEL_READY} %}${text('sms_label')}{% else %}${text('sms')}{% endif %}` : text('sms');
+    return { subject: null, body, custom: false };
+  }
+  let body = text('body');
+  if (trigger === 'return_approved') body += `{% if ${LABEL_READY} %}\n\n${text('label')}{% endif %}`;
+  return { subject: text('subject'), body, custom: false };
 }
 
 /** The template a message uses: the merchant's for its trigger, channel and language, else ours. */

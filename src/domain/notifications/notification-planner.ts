@@ -47,7 +47,9 @@ export class NotificationPlanner {
     const eventAt = options.eventAt !== undefined ? options.eventAt : ((await repos.events.latestWithPhase(shipment.id))?.time_utc ?? null);
     const stale =
       eventAt !== null && Date.parse(now) - Date.parse(eventAt) > settings.max_event_age_hours * 3_600_000 ? 'event_too_old' : null;
-    const language = resolveLanguage({ ...languageSourcesOfShipment(body), accountDefault: settings.default_language });
+    // A return shipment's consumer is its sender.
+    const consumer = shipment.shipment_type === 'return' ? 'sender' : 'recipient';
+    const language = resolveLanguage({ ...languageSourcesOfShipment(body, consumer), accountDefault: settings.default_language });
     const domain = messageIdDomain(settings.email.sender_email ?? this.senderAddress);
     const rows = [];
     for (const { channel, recipient } of recipients) {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Channel, Trigger } from '../../core/notification-triggers.js';
+import { type Channel, isReturnTrigger, type Trigger } from '../../core/notification-triggers.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { NotificationRow } from '../../db/repositories/notifications.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import type { Language } from '../../i18n/languages.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
-import { composeEmail, type MessageComposer } from './message-composer.js';
+import { composeEmail, type MessageComposer, moneyText } from './message-composer.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
 import { notificationView } from './notification.presenter.js';
 import { checkTemplate, renderTemplate, TEMPLATE_VARIABLES } from './template-engine.js';
@@ -89,7 +89,13 @@ export class NotificationsService {
       : await this.sample(accountId);
     if (!shipment) throw ValidationError.at(['shipment_uuid'], 'No shipment of this account has this uuid.');
     const variables = await this.composer.variables(this.repos, shipment, trigger, language, randomUUID());
-    if (!input.shipment_uuid) Object.assign(variables, sampleValues(variables, trigger));
+    if (!input.shipment_uuid) {
+      // A return's sample links to the page a return of the account would have (none while its portal is off).
+      const statusUrl =
+        variables.return.status_url ??
+        (isReturnTrigger(trigger) ? await this.composer.returnStatusUrl(this.repos, accountId, SAMPLE_RETURN_UUID) : null);
+      Object.assign(variables, sampleValues(variables, trigger, language, statusUrl));
+    }
     if (channel === 'sms') {
       return { subject: null, text: renderTemplate(template.body, variables as unknown as Record<string, unknown>).trim(), html: null };
     }
@@ -165,8 +171,16 @@ function checkOrThrow(channel: Channel, input: { subject?: string | null; body: 
   errors.throwIfAny();
 }
 
+/** The return of previews without a shipment. */
+const SAMPLE_RETURN_UUID = '00000000-0000-4000-8000-000000000000';
+
 /** Sample values for what a preview without a shipment lacks. */
-function sampleValues(variables: Awaited<ReturnType<MessageComposer['variables']>>, trigger: Trigger) {
+function sampleValues(
+  variables: Awaited<ReturnType<MessageComposer['variables']>>,
+  trigger: Trigger,
+  language: Language,
+  statusUrl: string | null,
+) {
   return {
     shipment: {
       ...variables.shipment,
@@ -182,7 +196,14 @@ function sampleValues(variables: Awaited<ReturnType<MessageComposer['variables']
             address: 'Marktplatz 1, 10115 Berlin',
             opening_hours: ['Monday: 09:00–18:00', 'Saturday: 09:00–13:00'],
           },
-    return: { return_id: variables.return.return_id ?? 'R-1001', reject_reason: variables.return.reject_reason ?? 'Item used' },
+    return: {
+      return_id: variables.return.return_id ?? 'R-1001',
+      reject_reason: variables.return.reject_reason ?? 'Item used',
+      status_url: statusUrl,
+      // The approval's sample shows the label's paragraph, as a return with a booked label gets it.
+      label_available: variables.return.label_available || trigger === 'return_approved',
+      refunded_amount: variables.return.refunded_amount ?? moneyText('45.50', 'EUR', language),
+    },
   };
 }
 

@@ -22,7 +22,7 @@ export const TEMPLATE_VARIABLES: Readonly<Record<string, readonly string[] | nul
   ],
   recipient: ['name'],
   pickup: ['name', 'address', 'opening_hours'],
-  return: ['return_id', 'reject_reason'],
+  return: ['return_id', 'reject_reason', 'status_url', 'label_available', 'refunded_amount'],
   unsubscribe_url: null,
   trigger: null,
   language: null,

@@ -17,10 +17,17 @@ export interface ReturnDetails {
   reject_reason: string | null;
   return_proofs: Array<{ url: string; file_name: string | null }>;
   booking_id: string | null;
+  /**
+   * When the merchant recorded that the refund was issued (`refund_issued` of POST /v5/return/update/), once;
+   * absent, read as null, on tickets never refunded.
+   */
+  refund_issued_at?: string | null;
+  /** The amount refunded, recorded with it: as the merchant said, else the ticket's total_refund_amount then. */
+  refunded_amount?: string | null;
 }
 
 export function detailsOf(row: ReturnRow): ReturnDetails {
-  return JSON.parse(row.details) as ReturnDetails;
+  return { refund_issued_at: null, refunded_amount: null, ...(JSON.parse(row.details) as ReturnDetails) };
 }
 
 /** The Return ticket record of the create response (its status word is `pending` for a new ticket). */
@@ -35,7 +42,10 @@ export function createdTicketView(row: ReturnRow) {
   };
 }
 
-/** The ticket with every ReturnsInfo field, as the update endpoint answers. */
+/**
+ * The ticket with every ReturnsInfo field, as the update endpoint (and the return webhooks) answer, and the
+ * refund when one was recorded (ReturnsInfo in shipment details keeps the interface's fields only).
+ */
 export function fullTicketView(row: ReturnRow, shipmentUuid: string) {
   const details = detailsOf(row);
   return {
@@ -48,10 +58,12 @@ export function fullTicketView(row: ReturnRow, shipmentUuid: string) {
     shipment_uuid: shipmentUuid,
     order_id: row.order_id,
     ...details,
+    refund_issued_at: details.refund_issued_at ?? null,
+    refunded_amount: details.refunded_amount ?? null,
   };
 }
 
-/** ReturnsInfo, as shipment details v5.2 show it for a return shipment. */
+/** ReturnsInfo, as shipment details v5.2 show it for a return shipment: the interface lists these fields exactly. */
 export function returnsInfoView(row: ReturnRow, shipmentPk: number | null) {
   const details = detailsOf(row);
   return {

@@ -84,6 +84,9 @@ export const de: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Retoure genehmigt',
   'notification.return_approved.body': '{merchant} hat Ihre Retoure {returnId} genehmigt. Sie können die Artikel jetzt zurücksenden.',
   'notification.return_approved.sms': '{merchant}: Ihre Retoure {returnId} wurde genehmigt. Details: {url}',
+  'notification.return_approved.sms_label': '{merchant}: Ihre Retoure {returnId} wurde genehmigt. Ihr Retourenetikett: {url}',
+  'notification.return_approved.label':
+    'Ihr Retourenetikett liegt bereit: Drucken Sie es aus oder zeigen Sie den QR-Code in der Annahmestelle vor, auf der Seite Ihrer Retoure: {url}',
 
   'notification.return_rejected.subject': 'Ihre Retoure {returnId} konnte nicht angenommen werden',
   'notification.return_rejected.heading': 'Retoure nicht angenommen',
@@ -97,6 +100,7 @@ export const de: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant}: Wir haben Ihre Retoure {returnId} erhalten. Details: {url}',
 
   'notification.common.track_button': 'Paket verfolgen',
+  'notification.common.return_button': 'Retoure ansehen',
   'notification.common.tracking_number': 'Sendungsnummer',
   'notification.common.carrier': 'Paketdienst',
   'notification.common.expected_delivery': 'Voraussichtliche Zustellung',

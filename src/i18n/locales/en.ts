@@ -86,6 +86,9 @@ export const en: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Return approved',
   'notification.return_approved.body': '{merchant} has approved your return {returnId}. You can now send the items back.',
   'notification.return_approved.sms': '{merchant}: your return {returnId} has been approved. Details: {url}',
+  'notification.return_approved.sms_label': '{merchant}: your return {returnId} has been approved. Your return label: {url}',
+  'notification.return_approved.label':
+    'Your return label is ready: print it, or show its QR code at the drop-off point, from your return page: {url}',
 
   'notification.return_rejected.subject': 'Your return {returnId} could not be accepted',
   'notification.return_rejected.heading': 'Return not accepted',
@@ -100,6 +103,7 @@ export const en: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant}: we have received your return {returnId}. Details: {url}',
 
   'notification.common.track_button': 'Track your parcel',
+  'notification.common.return_button': 'Show your return',
   'notification.common.tracking_number': 'Tracking number',
   'notification.common.carrier': 'Carrier',
   'notification.common.expected_delivery': 'Expected delivery',

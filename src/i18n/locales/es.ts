@@ -86,6 +86,9 @@ export const es: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Devolución aprobada',
   'notification.return_approved.body': '{merchant} ha aprobado su devolución {returnId}. Ya puede enviar los artículos de vuelta.',
   'notification.return_approved.sms': '{merchant}: su devolución {returnId} ha sido aprobada. Detalles: {url}',
+  'notification.return_approved.sms_label': '{merchant}: su devolución {returnId} ha sido aprobada. Su etiqueta de devolución: {url}',
+  'notification.return_approved.label':
+    'Su etiqueta de devolución está lista: imprímala, o muestre su código QR en el punto de entrega, desde la página de su devolución: {url}',
 
   'notification.return_rejected.subject': 'Su devolución {returnId} no ha sido aceptada',
   'notification.return_rejected.heading': 'Devolución no aceptada',
@@ -99,6 +102,7 @@ export const es: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant}: hemos recibido su devolución {returnId}. Detalles: {url}',
 
   'notification.common.track_button': 'Seguir mi paquete',
+  'notification.common.return_button': 'Ver mi devolución',
   'notification.common.tracking_number': 'Número de seguimiento',
   'notification.common.carrier': 'Transportista',
   'notification.common.expected_delivery': 'Entrega prevista',

@@ -89,6 +89,9 @@ export const fr: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Retour accepté',
   'notification.return_approved.body': '{merchant} a accepté votre retour {returnId}. Vous pouvez maintenant renvoyer les articles.',
   'notification.return_approved.sms': '{merchant} : votre retour {returnId} a été accepté. Infos : {url}',
+  'notification.return_approved.sms_label': '{merchant} : votre retour {returnId} a été accepté. Votre étiquette de retour : {url}',
+  'notification.return_approved.label':
+    'Votre étiquette de retour est prête\u00a0: imprimez-la, ou présentez son code QR au point de dépôt, depuis la page de votre retour\u00a0: {url}',
 
   'notification.return_rejected.subject': 'Votre retour {returnId} n’a pas pu être accepté',
   'notification.return_rejected.heading': 'Retour refusé',
@@ -103,6 +106,7 @@ export const fr: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant} : nous avons bien reçu votre retour {returnId}. Infos : {url}',
 
   'notification.common.track_button': 'Suivre mon colis',
+  'notification.common.return_button': 'Voir mon retour',
   'notification.common.tracking_number': 'Numéro de suivi',
   'notification.common.carrier': 'Transporteur',
   'notification.common.expected_delivery': 'Livraison prévue',

@@ -82,6 +82,9 @@ export const it: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Reso approvato',
   'notification.return_approved.body': '{merchant} ha approvato il suo reso {returnId}. Ora può rispedire gli articoli.',
   'notification.return_approved.sms': '{merchant}: il suo reso {returnId} è stato approvato. Dettagli: {url}',
+  'notification.return_approved.sms_label': '{merchant}: il suo reso {returnId} è stato approvato. La sua etichetta di reso: {url}',
+  'notification.return_approved.label':
+    'L’etichetta di reso è pronta: la stampi, o mostri il suo codice QR al punto di consegna, dalla pagina del suo reso: {url}',
 
   'notification.return_rejected.subject': 'Il suo reso {returnId} non è stato accettato',
   'notification.return_rejected.heading': 'Reso non accettato',
@@ -96,6 +99,7 @@ export const it: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant}: abbiamo ricevuto il suo reso {returnId}. Dettagli: {url}',
 
   'notification.common.track_button': 'Traccia il pacco',
+  'notification.common.return_button': 'Visualizza il reso',
   'notification.common.tracking_number': 'Numero di tracciamento',
   'notification.common.carrier': 'Corriere',
   'notification.common.expected_delivery': 'Consegna prevista',

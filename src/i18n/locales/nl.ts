@@ -83,6 +83,9 @@ export const nl: Readonly<Record<string, string>> = {
   'notification.return_approved.heading': 'Retour goedgekeurd',
   'notification.return_approved.body': '{merchant} heeft uw retour {returnId} goedgekeurd. U kunt de artikelen nu terugsturen.',
   'notification.return_approved.sms': '{merchant}: uw retour {returnId} is goedgekeurd. Info: {url}',
+  'notification.return_approved.sms_label': '{merchant}: uw retour {returnId} is goedgekeurd. Uw retourlabel: {url}',
+  'notification.return_approved.label':
+    'Uw retourlabel staat klaar: print het, of toon de QR-code bij het afgiftepunt, via de pagina van uw retour: {url}',
 
   'notification.return_rejected.subject': 'Uw retour {returnId} kon niet worden geaccepteerd',
   'notification.return_rejected.heading': 'Retour niet geaccepteerd',
@@ -96,6 +99,7 @@ export const nl: Readonly<Record<string, string>> = {
   'notification.return_received.sms': '{merchant}: we hebben uw retour {returnId} ontvangen. Info: {url}',
 
   'notification.common.track_button': 'Volg uw pakket',
+  'notification.common.return_button': 'Uw retour bekijken',
   'notification.common.tracking_number': 'Trackingnummer',
   'notification.common.carrier': 'Vervoerder',
   'notification.common.expected_delivery': 'Verwachte bezorging',

@@ -25,7 +25,7 @@ const LAYOUT = `<mjml>
       <mj-column>
         <mj-text font-size="22px" line-height="30px" font-weight="700">{{ heading }}</mj-text>
         <mj-text>{% for paragraph in paragraphs %}<p style="margin:0 0 12px">{{ paragraph }}</p>{% endfor %}</mj-text>
-        <mj-button href="{{ shipment.tracking_url }}" background-color="#1d4ed8" border-radius="6px" font-size="16px">{{ labels.track_button }}</mj-button>
+        <mj-button href="{{ button.url }}" background-color="#1d4ed8" border-radius="6px" font-size="16px">{{ button.label }}</mj-button>
         <mj-table font-size="15px" line-height="22px">
           {% if shipment.tracking_number != blank %}<tr><td style="color:#52606d;padding:4px 12px 4px 0">{{ labels.tracking_number }}</td><td>{{ shipment.tracking_number }}</td></tr>{% endif %}
           {% if shipment.carrier != blank %}<tr><td style="color:#52606d;padding:4px 12px 4px 0">{{ labels.carrier }}</td><td>{{ shipment.carrier }}</td></tr>{% endif %}
@@ -65,6 +65,8 @@ export interface EmailLayoutValues {
     'track_button' | 'tracking_number' | 'carrier' | 'expected_delivery' | 'pickup_point' | 'opening_hours' | 'unsubscribe',
     string
   >;
+  /** The message's one button: the tracking page, or a return's status page. */
+  button: { url: string; label: string };
   merchant: { name: string };
   shipment: { tracking_url: string; tracking_number: string | null; carrier: string | null; expected_delivery: string | null };
   pickup: { name: string | null; address: string | null; opening_hours: string[] };
