@@ -40,33 +40,27 @@ export const POSTNL_BOOKING_SETTINGS = {
   ),
 };
 
-/** A product and what PostNL's business rules ask of it. */
-export interface PostnlProduct extends BookingProduct {
-  /** Delivery at a PostNL point (address type 09). */
-  pickup?: boolean;
-  /** Outside the Netherlands: one parcel, no multi-collo. */
-  eu?: boolean;
-}
-
 /**
  * `ProductCodeDelivery` values we book, for a Dutch contract (sent from the Netherlands). Source: PostNL
  * Developer Portal, product codes (Dutch domestic and Parcels EU), read 2026-11-29.
  */
-export const POSTNL_PRODUCTS: readonly PostnlProduct[] = [
+export const POSTNL_PRODUCTS: readonly BookingProduct[] = [
   { code: '3085', name: 'Standard shipment', types: ['outbound'], destinations: ['domestic'] },
   { code: '3189', name: 'Signature on delivery', types: ['outbound'], destinations: ['domestic'] },
   { code: '3089', name: 'Signature on delivery + Delivery to stated address only', types: ['outbound'], destinations: ['domestic'] },
   { code: '3385', name: 'Deliver to stated address only', types: ['outbound'], destinations: ['domestic'] },
-  {
-    code: '3533',
-    name: 'Pick up at PostNL location + Signature on delivery',
-    types: ['outbound'],
-    destinations: ['domestic'],
-    pickup: true,
-  },
-  { code: '4944', name: 'Parcels EU to consumer', types: ['outbound'], destinations: ['eu'], eu: true },
+  { code: '3533', name: 'Pick up at PostNL location + Signature on delivery', types: ['outbound'], destinations: ['domestic'] },
+  { code: '4944', name: 'Parcels EU to consumer', types: ['outbound'], destinations: ['eu'] },
   { code: '2285', name: 'Return label (Smart Returns when asked)', types: ['return'], destinations: ['domestic'] },
 ];
+
+/** Products delivered at a PostNL point (address type 09). */
+const PICKUP_PRODUCTS: ReadonlySet<string> = new Set(['3533']);
+/** Products to other EU countries (one parcel, no multi-collo). */
+const EU_PRODUCTS: ReadonlySet<string> = new Set(['4944']);
+
+/** A product and what PostNL's business rules ask of it. */
+export type PostnlProduct = BookingProduct & { pickup: boolean; eu: boolean };
 
 /** Parcels in one multi-collo booking (`Groups`, group type 03): our limit, well inside PostNL's 200 KB request size. */
 export const POSTNL_MAX_PARCELS = 10;
@@ -85,7 +79,8 @@ export function labelFormatOf(request: BookRequest, settings: CarrierSettings): 
 }
 
 export function productOf(request: BookRequest): PostnlProduct | undefined {
-  return POSTNL_PRODUCTS.find((p) => p.code === request.shipping_service);
+  const product = POSTNL_PRODUCTS.find((p) => p.code === request.shipping_service);
+  return product && { ...product, pickup: PICKUP_PRODUCTS.has(product.code), eu: EU_PRODUCTS.has(product.code) };
 }
 
 /** Whether the booking asks for Smart Returns (a return label PostNL mails to the consumer as a QR code). */
@@ -164,7 +159,7 @@ function checkProduct(request: BookRequest, product: PostnlProduct | undefined, 
     return;
   }
   if (request.pudo_location && !product.pickup) {
-    const pickup = POSTNL_PRODUCTS.filter((p) => p.pickup).map((p) => p.code);
+    const pickup = [...PICKUP_PRODUCTS];
     errors.push({ path: ['shipping_service'], message: `A parcel to a PostNL point needs a pick-up product: ${pickup.join(', ')}.` });
   }
   if (product.pickup && !request.pudo_location) {

@@ -59,6 +59,30 @@ describe('postnl booking end to end', () => {
   const content = (doc: { base64_content: string }) => Buffer.from(doc.base64_content, 'base64');
   const lastConfirmed = () => JSON.parse(postnl.labelCalls(true).at(-1)!.body);
 
+  it('lists PostNL’s booking in the carrier catalogue: products, parcels, returns, cancel and PostNL points', async () => {
+    const res = await t.admin('GET', '/admin/v1/carriers/');
+    expect(res.statusCode, res.body).toBe(200);
+    const entry = res.json().find((c: { id: string }) => c.id === 'postnl');
+    expect(entry).toMatchObject({
+      capabilities: { tracking: true, booking: true, pudo: true, push: false },
+      max_parcels: 10,
+      base_url_overridden: true,
+    });
+    expect(entry.products).toEqual([
+      { code: '3085', name: 'Standard shipment', types: ['outbound'], destinations: ['domestic'] },
+      { code: '3189', name: 'Signature on delivery', types: ['outbound'], destinations: ['domestic'] },
+      { code: '3089', name: 'Signature on delivery + Delivery to stated address only', types: ['outbound'], destinations: ['domestic'] },
+      { code: '3385', name: 'Deliver to stated address only', types: ['outbound'], destinations: ['domestic'] },
+      { code: '3533', name: 'Pick up at PostNL location + Signature on delivery', types: ['outbound'], destinations: ['domestic'] },
+      { code: '4944', name: 'Parcels EU to consumer', types: ['outbound'], destinations: ['eu'] },
+      { code: '2285', name: 'Return label (Smart Returns when asked)', types: ['return'], destinations: ['domestic'] },
+    ]);
+    expect(Object.keys(entry.settings_schema.properties)).toEqual(
+      expect.arrayContaining(['api_key', 'customer_code', 'customer_number', 'collection_location', 'label_format', 'barcode_serie']),
+    );
+    expect(entry.settings_schema.properties.api_key['x-secret']).toBe(true);
+  });
+
   it('books an outbound parcel: a barcode, then a confirming label call; the PDF label and the barcode as tracking number', async () => {
     const uuid = await shipment();
     const res = await book({ shipment_uuid: uuid });
