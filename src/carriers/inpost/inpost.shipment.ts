@@ -31,6 +31,11 @@ function kg(grams: number): number {
   return Math.max(0.001, Math.round(grams) / 1000);
 }
 
+function nonStandard(dims: { length: number; width: number; height: number }): boolean {
+  const sides = [dims.length, dims.width, dims.height];
+  return Math.max(...sides) > 120 || sides.reduce((a, b) => a + b, 0) > 220;
+}
+
 function parcelsOf(request: BookRequest): Array<Record<string, unknown>> {
   const template = request.carrier_metadata.parcel_template;
   if (isLocker(request) && PARCEL_TEMPLATES.includes(template as never)) return [{ template }];
@@ -42,7 +47,8 @@ function parcelsOf(request: BookRequest): Array<Record<string, unknown>> {
       ...(several ? { id: String(index + 1) } : {}),
       dimensions: { length: mm(dims.length), width: mm(dims.width), height: mm(dims.height), unit: 'mm' },
       weight: { amount: kg(parcel.weight_grams as number), unit: 'kg' },
-      is_non_standard: false,
+      // InPost's courier "standard package": longest side at most 120 cm, sides together at most 220 cm.
+      is_non_standard: !isLocker(request) && nonStandard(dims),
     };
   });
 }

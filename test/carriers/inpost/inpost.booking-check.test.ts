@@ -84,6 +84,9 @@ describe('the create body', () => {
       { id: '2', weight: { amount: 0.7 } },
     ]);
     expect(createShipmentBody(ret).is_return).toBe(true);
+    const long = bookRequest({ parcels: [{ weight_grams: 3000, dimensions_cm: { length: 130, width: 20, height: 10 } }] });
+    expect(createShipmentBody(long).parcels).toMatchObject([{ is_non_standard: true }]);
+    expect(createShipmentBody(bookRequest()).parcels).toMatchObject([{ is_non_standard: false }]);
   });
 
   it('keeps our reference whole within ShipX’s 100 characters', () => {
