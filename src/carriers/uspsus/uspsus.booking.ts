@@ -56,6 +56,9 @@ export const RETURN_CLASSES: Readonly<Record<string, string>> = {
   PRIORITY_MAIL_EXPRESS: 'PRIORITY_MAIL_EXPRESS_RETURN_SERVICE',
 };
 
+/** The mail classes USPS holds for pickup at a Post Office (Hold For Pickup: Priority Mail Express, Priority Mail, USPS Ground Advantage). */
+export const HOLD_FOR_PICKUP_CLASSES = ['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL', 'PRIORITY_MAIL_EXPRESS'];
+
 /** One package per label: the Labels API creates one label (one tracking number) per call. */
 export const USPS_MAX_PARCELS = 1;
 
@@ -264,6 +267,11 @@ export function checkUspsBooking(request: BookRequest, settings: CarrierSettings
     checkMetadata(request, errors);
     if (request.pudo_location) {
       if (isReturn) errors.push({ path: ['pudo_location_uuid'], message: 'USPS return labels go to the merchant, not to a Post Office.' });
+      else if (product && !HOLD_FOR_PICKUP_CLASSES.includes(product.code))
+        errors.push({
+          path: ['pudo_location_uuid'],
+          message: `USPS holds ${HOLD_FOR_PICKUP_CLASSES.join(', ')} for pickup at a Post Office, not ${product.name}.`,
+        });
       const point = request.pudo_location;
       if (!/^[0-9A-Za-z]{1,7}$/.test(String(point.pudo_location_id)) || !(point.services ?? []).includes('pick_up'))
         errors.push({ path: ['pudo_location_uuid'], message: 'Not a Post Office that holds parcels for pickup (USPS Hold For Pickup).' });

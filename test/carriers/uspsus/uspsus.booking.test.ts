@@ -185,4 +185,20 @@ describe('uspsus checkBooking', () => {
     ]);
     expect(paths({ type_of_shipment: 'return', carrier_metadata: { rate_indicator: '3D' } })).toEqual(['carrier_metadata.rate_indicator']);
   });
+
+  it('Hold For Pickup: a Post Office that holds parcels, a class USPS holds, and both parties’ contacts', () => {
+    const office = { pudo_location_id: '1390417', services: ['drop_off', 'pick_up'], address: {} } as never;
+    expect(paths({ pudo_location: office })).toEqual([]);
+    expect(paths({ pudo_location: { pudo_location_id: '1390422', services: ['drop_off'], address: {} } as never })).toEqual([
+      'pudo_location_uuid',
+    ]);
+    expect(paths({ pudo_location: office, shipping_service: 'MEDIA_MAIL' })).toEqual(['pudo_location_uuid']);
+    const { email: _email, ...noEmail } = CONSUMER;
+    const { phone: _phone, ...noPhone } = MERCHANT;
+    expect(paths({ pudo_location: office, recipient: noEmail, sender: { ...noPhone, first_name: '' } })).toEqual([
+      'recipient_address.email',
+      'sender_address.first_name',
+      'sender_address.phone',
+    ]);
+  });
 });
