@@ -63,6 +63,28 @@ describe('inpost booking end to end', () => {
   const content = (doc: { base64_content: string }) => Buffer.from(doc.base64_content, 'base64');
   const lastCreate = () => JSON.parse(shipx.createCalls().at(-1)!.body);
 
+  it('lists InPost’s booking in the carrier catalogue: products, parcels, returns, cancel and parcel lockers', async () => {
+    const res = await t.admin('GET', '/admin/v1/carriers/');
+    expect(res.statusCode, res.body).toBe(200);
+    const entry = res.json().find((c: { id: string }) => c.id === 'inpost');
+    expect(entry).toMatchObject({
+      capabilities: { tracking: true, booking: true, pudo: true, push: false },
+      max_parcels: 10,
+      base_url_overridden: true,
+    });
+    expect(entry.products.map((p: { code: string; types: string[] }) => [p.code, p.types.join('+')])).toEqual([
+      ['inpost_locker_standard', 'outbound+return'],
+      ['inpost_courier_standard', 'outbound+return'],
+      ['inpost_courier_express_1000', 'outbound'],
+      ['inpost_courier_express_1200', 'outbound'],
+      ['inpost_courier_express_1700', 'outbound'],
+    ]);
+    expect(Object.keys(entry.settings_schema.properties)).toEqual(
+      expect.arrayContaining(['api_token', 'organization_id', 'label_format', 'label_type']),
+    );
+    expect(entry.settings_schema.properties.api_token['x-secret']).toBe(true);
+  });
+
   it('books a courier parcel: the shipment bought by ShipX, its tracking number, a PDF label served as a document', async () => {
     const uuid = await shipment();
     const res = await book({ shipment_uuid: uuid });
