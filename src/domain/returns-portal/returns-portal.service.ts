@@ -51,7 +51,7 @@ export interface PortalReturnView {
   status: PortalReturnStatus;
   rejectReason: string | null;
   items: Array<{ name: string; quantity: number; reason: string | null }>;
-  labels: Array<{ name: string; url: string }>;
+  labels: Array<{ format: string; url: string }>;
   labelPending: boolean;
   /** A label can be asked for: approved, none yet, and the account books returns. */
   canRequestLabel: boolean;
@@ -195,7 +195,8 @@ export class ReturnsPortalService {
     );
     const labels = documents.flatMap((doc) => {
       const url = this.documents.downloadUrl(doc);
-      return url ? [{ name: doc.name, url }] : [];
+      // On the portal's own origin, whatever the service's public address says.
+      return url ? [{ format: doc.file_format.toUpperCase(), url: `${new URL(url).pathname}${new URL(url).search}` }] : [];
     });
     const booking = await this.repos.bookings.findByShipment(row.shipment_row_id);
     const status = portalStatusOf(row.status, labels.length > 0, details);

@@ -163,7 +163,7 @@ ${PORTAL_STEPS.map((step, index) => {
 }
 <p role="status">${t(l, `explain.${view.status}`)}</p>
 ${view.rejectReason ? html`<p>${t(l, 'reject_reason', { reason: view.rejectReason })}</p>` : ''}
-${view.labels.map((label) => html`<p><a class="button" href="${label.url}" download>${t(l, 'download_label', { name: label.name })}</a></p>`)}
+${view.labels.map((label) => html`<p><a class="button" href="${label.url}" download>${t(l, 'download_label', { format: label.format })}</a></p>`)}
 ${view.labelPending ? html`<p class="notice info">${t(l, 'label_pending')}</p>` : ''}
 ${options.labelFailed && view.canRequestLabel ? html`<p class="notice" role="alert">${t(l, 'label_failed')}</p>` : ''}
 ${
@@ -186,10 +186,10 @@ ${
 <address>${[
         address.company,
         [address.first_name, address.last_name].filter(Boolean).join(' '),
-        address.line1,
-        address.line2,
-        address.line3,
-        [address.street_name, address.house_number].filter(Boolean).join(' '),
+        // The lines as given, else the street and number.
+        ...(address.line1 || address.line2 || address.line3
+          ? [address.line1, address.line2, address.line3]
+          : [[address.street_name, address.house_number].filter(Boolean).join(' ')]),
         [address.postal_code, address.city].filter(Boolean).join(' '),
         address.country ?? address.country_code,
       ]
