@@ -135,6 +135,14 @@ export class GlsCarrier extends HttpCarrier implements BookingCapable, PudoSearc
     return this.shipping.book(request, settings, options);
   }
 
+  validateBooking(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    return this.shipping.validate(request, settings, options);
+  }
+
   cancel(
     identifier: string,
     settings: CarrierSettings,

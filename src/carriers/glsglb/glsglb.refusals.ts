@@ -125,3 +125,71 @@ export function fieldErrorsOf(refusal: GlsRefusal, request: BookRequest): Carrie
   if (refusal.code === 'INVALID_SERVICE_SELECTION' && request.pudo_location) return [{ path: ['pudo_location_uuid'], message: said }];
   return [];
 }
+
+/** One issue of a `ValidateParcelsResponse` (`ValidationResult.Issues[]`): GLS's rule, where, and its values. */
+export interface GlsIssue {
+  rule: string;
+  location: string;
+  parameters: string[];
+}
+
+/** A `ValidateParcelsResponse`: whether GLS found the shipment bookable, and its issues; null when it is not one. */
+export function readValidation(body: unknown): { success: boolean; issues: GlsIssue[] } | null {
+  const json = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  const result = json?.ValidationResult;
+  if (!json || (typeof json.Success !== 'boolean' && (typeof result !== 'object' || result === null))) return null;
+  const raw = typeof result === 'object' && result !== null ? (result as Record<string, unknown>).Issues : undefined;
+  const issues = (Array.isArray(raw) ? raw : [])
+    .filter((issue): issue is Record<string, unknown> => typeof issue === 'object' && issue !== null)
+    .map((issue) => ({
+      rule: str(issue.Rule),
+      location: str(issue.Location),
+      parameters: Array.isArray(issue.Parameters) ? issue.Parameters.map(str).filter(Boolean) : [],
+    }))
+    .filter((issue) => issue.rule !== '');
+  return { success: json.Success !== false && issues.length === 0, issues };
+}
+
+export function describeIssue(issue: GlsIssue): string {
+  const detail = [issue.location, ...issue.parameters].filter(Boolean).join(', ');
+  return detail ? `${issue.rule} (${detail})` : issue.rule;
+}
+
+/**
+ * Where a validation rule points (rule names as ShipIT's validation answers them): the address GLS's `Location`
+ * names (the shipper's, else the consignee's) for address and routing rules, the product for product rules, the
+ * ParcelShop for a service combination of a booking to one; null for rules naming nothing of ours (`COMMON`, …).
+ */
+function issuePath(issue: GlsIssue, request: BookRequest): Array<string | number> | null {
+  const field = /shipper/i.test(issue.location) ? request.sender_field : request.recipient_field;
+  switch (issue.rule) {
+    case 'ADDRESS_VALID_ZIPCODE':
+    case 'SHIPMENT_VALID_ROUTING':
+      return [field, 'postal_code'];
+    case 'SHIPMENT_VALID_INCOTERM_IF_NEEDED':
+      return [request.recipient_field, 'country_code'];
+    case 'ARTICLES_PRODUCT_WEIGHT': {
+      const own = request.parcels.length === 1 && request.parcels[0].weight_grams === request.weight_grams;
+      return own ? ['weight'] : ['carrier_metadata', 'parcels'];
+    }
+    case 'ARTICLES_PRODUCT_MUST_BE_SET':
+    case 'ARTICLES_VALID_FOR_COUNTRY':
+    case 'ARTICLES_DESTINATION_EXCLUSIONS':
+    case 'ARTICLES_EXPRESS_SATURDAY':
+      return ['shipping_service'];
+    case 'ARTICLE_COMBINATIONS':
+      return request.pudo_location ? ['pudo_location_uuid'] : ['shipping_service'];
+    default:
+      return null;
+  }
+}
+
+/** The field errors of validation issues, on our paths; issues naming nothing of ours are left to the message. */
+export function issueErrors(issues: readonly GlsIssue[], request: BookRequest): CarrierFieldError[] {
+  const errors: CarrierFieldError[] = [];
+  for (const issue of issues) {
+    const path = issuePath(issue, request);
+    if (path) errors.push({ path, message: `GLS would refuse the booking: ${describeIssue(issue)}` });
+  }
+  return errors;
+}

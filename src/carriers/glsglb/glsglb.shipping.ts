@@ -4,7 +4,7 @@ import type { CarrierError, CarrierSettings } from '../carrier.js';
 import { answeredStatus, type CarrierResponse, redact, unanswered } from '../sdk/http.js';
 import type { CallContext } from '../sdk/http-carrier.js';
 import { labelFormatOf } from './glsglb.booking.js';
-import { describeRefusal, fieldErrorsOf, refusalOf } from './glsglb.refusals.js';
+import { describeIssue, describeRefusal, fieldErrorsOf, issueErrors, readValidation, refusalOf } from './glsglb.refusals.js';
 import {
   bookedLabels,
   type GlsCreatedShipment,
@@ -17,7 +17,7 @@ import {
 } from './glsglb.shipit.js';
 
 /**
- * GLS booking calls through ShipIT (`createParcels`, `cancelParcelByID`), with the adapter's transport (`GlsApi`:
+ * GLS booking calls through ShipIT (`createParcels`, `validateParcels`, `cancelParcelByID`), with the adapter's transport (`GlsApi`:
  * the tracking credential's token and limits). A `createParcels` call is sent once and never again by the
  * transport: an answer lost after sending is `outcome_unknown`. ShipIT offers no lookup of a parcel by our
  * reference before GLS's end-of-day run, so there is no `findBooking` (docs/carriers/glsglb.md). Failures are
@@ -104,6 +104,57 @@ export class GlsShipping {
       status: 'error',
       retryable: false,
       message: this.say(context, `GLS did not book (HTTP ${response.status}): ${snippet(response)}`),
+    };
+  }
+
+  /**
+   * ShipIT's check of a shipment without creating it (`POST …/shipments/validate`, the `Shipment` of the booking):
+   * GLS's issues on our fields. A read: nothing is created, so the transport may ask again.
+   */
+  async validate(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    const context = this.api.context(settings, options);
+    if (!isContext(context)) return context;
+    const { Shipment } = shipmentRequest(request, context.settings, labelFormatOf(request, context.settings));
+    const response = await this.api.send(context, {
+      method: 'POST',
+      path: `${SHIPIT_PATH}/shipments/validate`,
+      body: { Shipment },
+      retry: true,
+    });
+    if ('retryable' in response) return response;
+    if (response.status === 200) {
+      const validation = readValidation(response.json());
+      if (!validation)
+        return {
+          status: 'error',
+          retryable: true,
+          message: this.say(context, `GLS's validation answer could not be read: ${snippet(response)}`),
+        };
+      if (validation.success) return { status: 'ok' };
+      return {
+        status: 'error',
+        retryable: false,
+        message: this.say(context, `GLS would refuse the booking: ${validation.issues.map(describeIssue).join('; ') || 'no reason given'}`),
+        field_errors: issueErrors(validation.issues, request).map((e) => ({ ...e, message: this.say(context, e.message) })),
+      };
+    }
+    const refusal = refusalOf(response);
+    if (response.status >= 400 && response.status < 500 && refusal) {
+      return {
+        status: 'error',
+        retryable: false,
+        message: this.say(context, `GLS refused the shipment (HTTP ${response.status}): ${describeRefusal(refusal)}`),
+        field_errors: fieldErrorsOf(refusal, request).map((e) => ({ ...e, message: this.say(context, e.message) })),
+      };
+    }
+    return {
+      status: 'error',
+      retryable: response.status >= 500,
+      message: this.say(context, `GLS's validation answer could not be read (HTTP ${response.status}): ${snippet(response)}`),
     };
   }
 

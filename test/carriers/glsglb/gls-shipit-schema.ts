@@ -163,6 +163,14 @@ export const SHIPMENT_REQUEST = {
   },
 };
 
+/** `ValidateShipmentRequestData`: the `Shipment` of a createParcels request alone. */
+export const VALIDATE_REQUEST = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['Shipment'],
+  properties: { Shipment: SHIPMENT_REQUEST.properties.Shipment },
+};
+
 /** `ParcelShopSearchDistance`: around a point (numbers as strings). */
 export const SEARCH_BY_DISTANCE = {
   type: 'object',

@@ -2,11 +2,11 @@ import PDFDocument from 'pdfkit';
 import { PNG } from 'pngjs';
 import type { CarrierServer, ReceivedRequest, ScriptedReply } from '../support/carrier-server.js';
 import { fixture, SETTINGS } from './gls-server.js';
-import { SEARCH_BY_ADDRESS, SEARCH_BY_DISTANCE, SHIPMENT_REQUEST, schemaProblems } from './gls-shipit-schema.js';
+import { SEARCH_BY_ADDRESS, SEARCH_BY_DISTANCE, SHIPMENT_REQUEST, schemaProblems, VALIDATE_REQUEST } from './gls-shipit-schema.js';
 
 /**
  * The local GLS's ShipIT endpoints, on the same server as tracking (one base URL, one token): createParcels,
- * cancelParcelByID and the ParcelShop searches, below `/shipit-farm/v1/backend/rs`. It checks what it receives
+ * validateParcels, cancelParcelByID and the ParcelShop searches, below `/shipit-farm/v1/backend/rs`. It checks what it receives
  * against the schemas written from GLS's documentation (`gls-shipit-schema.ts`) and the rules GLS states, refuses
  * as ShipIT does (HTTP 400 with `error` and `message` headers), records what it found wrong in `faults`, keeps the
  * parcels it created (so that cancelling finds them), and can lose the answer of the next create after creating.
@@ -18,6 +18,7 @@ export const BOOKING_SETTINGS = { ...SETTINGS, contact_id: CONTACT_ID } as const
 const RS = '/shipit-farm/v1/backend/rs';
 export const SHIPMENTS_PATH = `${RS}/shipments`;
 export const CANCEL_PATH = new RegExp(`^${RS}/shipments/cancel/[^/]+$`);
+export const VALIDATE_PATH = `${RS}/shipments/validate`;
 export const DISTANCE_PATH = `${RS}/parcelshop/distance`;
 export const ADDRESS_PATH = `${RS}/parcelshop/address`;
 const MEDIA_TYPE = 'application/glsVersion1+json';
@@ -86,6 +87,7 @@ export class GlsShipitRoutes {
     const routes = new GlsShipitRoutes(server);
     server.on('POST', SHIPMENTS_PATH, (request) => routes.guarded(request, SHIPMENT_REQUEST, (body) => routes.create(body)));
     server.on('POST', CANCEL_PATH, (request) => routes.guarded(request, null, () => routes.cancel(request)));
+    server.on('POST', VALIDATE_PATH, (request) => routes.guarded(request, VALIDATE_REQUEST, (body) => routes.validate(body)));
     server.on('POST', DISTANCE_PATH, (request) => routes.guarded(request, SEARCH_BY_DISTANCE, (body) => routes.nearPoint(body)));
     server.on('POST', ADDRESS_PATH, (request) => routes.guarded(request, SEARCH_BY_ADDRESS, (body) => routes.nearAddress(body)));
     return routes;
@@ -123,14 +125,33 @@ export class GlsShipitRoutes {
     return handle(body);
   }
 
+  /**
+   * validateParcels: the contact as for a create, then the issues GLS would refuse the shipment for (a German
+   * postal code that is not five digits; EXPRESS units over 25 kg, this local GLS's own product rule).
+   */
+  private validate(body: any): ScriptedReply {
+    const shipment = body.Shipment;
+    if (shipment.Shipper.ContactID !== CONTACT_ID) return this.unknownContact(shipment.Shipper.ContactID);
+    const issues: Array<{ Rule: string; Location: string; Parameters: string[] }> = [];
+    const consignee = shipment.Consignee.Address;
+    if (consignee.CountryCode === 'DE' && !/^\d{5}$/.test(consignee.ZIPCode))
+      issues.push({ Rule: 'ADDRESS_VALID_ZIPCODE', Location: 'Shipment.Consignee.Address', Parameters: [consignee.ZIPCode] });
+    if (shipment.Product === 'EXPRESS' && shipment.ShipmentUnit.some((u: any) => u.Weight > 25))
+      issues.push({ Rule: 'ARTICLES_PRODUCT_WEIGHT', Location: 'Shipment.ShipmentUnit', Parameters: ['EXPRESS'] });
+    const answer = { Success: issues.length === 0, ValidationResult: { Issues: issues } };
+    return { headers: { 'content-type': MEDIA_TYPE }, body: JSON.stringify(answer) };
+  }
+
+  private unknownContact(contactId: string): ScriptedReply {
+    return refusal(
+      'INVALID_FIELD_VALUE',
+      `Invalid field Shipment.Shipper.ContactID. Value ${contactId} is not a valid value. Shipper does not exist or is not available for the user.`,
+    );
+  }
+
   private async create(body: any): Promise<ScriptedReply> {
     const shipment = body.Shipment;
-    if (shipment.Shipper.ContactID !== CONTACT_ID) {
-      return refusal(
-        'INVALID_FIELD_VALUE',
-        `Invalid field Shipment.Shipper.ContactID. Value ${shipment.Shipper.ContactID} is not a valid value. Shipper does not exist or is not available for the user.`,
-      );
-    }
+    if (shipment.Shipper.ContactID !== CONTACT_ID) return this.unknownContact(shipment.Shipper.ContactID);
     const consignee = shipment.Consignee.Address;
     if (consignee.CountryCode === 'DE' && !/^\d{5}$/.test(consignee.ZIPCode)) {
       return refusal(

@@ -4,7 +4,16 @@ import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app
 import type { CarrierServer } from '../support/carrier-server.js';
 import { CONSUMER_AT, CONSUMER_CH, CONSUMER_DE, MERCHANT_DE } from './gls-book-requests.js';
 import { glsServer, TRACK_PATH } from './gls-server.js';
-import { BOOKING_SETTINGS, CANCEL_PATH, DISTANCE_PATH, GlsShipitRoutes, pngLabel, SHIPMENTS_PATH, zplLabel } from './gls-shipit-server.js';
+import {
+  BOOKING_SETTINGS,
+  CANCEL_PATH,
+  DISTANCE_PATH,
+  GlsShipitRoutes,
+  pngLabel,
+  SHIPMENTS_PATH,
+  VALIDATE_PATH,
+  zplLabel,
+} from './gls-shipit-server.js';
 
 /**
  * Through the HTTP API, on SQLite or PostgreSQL: a GLS configuration with a Contact ID pointed at one local GLS
@@ -211,6 +220,26 @@ describe('glsglb booking end to end', () => {
     expect(res.json().api_response).toBe('4030');
     expect(res.json().data.errors.recipient_address.postal_code[0].standard_error_message).toContain('consignee.zip');
     expect(gls.created.length).toBe(before);
+  });
+
+  it('checks a booking with GLS without booking it: valid, or GLS’s issue as a 4030 on our field; nothing created', async () => {
+    const before = gls.created.length;
+    const valid = await api('POST', '/v5/booking/validate/', { shipment_uuid: await shipment(), carrier_reference: 'gls' });
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().data).toEqual({ valid: true, carrier_checked: true, warnings: [] });
+    expect(JSON.parse(server.to(VALIDATE_PATH).at(-1)!.body).Shipment.Product).toBe('PARCEL');
+    const uuid = await shipment({ recipient_address: { ...CONSUMER_DE, postal_code: '2009' } });
+    const invalid = await api('POST', '/v5/booking/validate/', { shipment_uuid: uuid, carrier_reference: 'gls' });
+    expect(invalid.statusCode, invalid.body).toBe(400);
+    expect(invalid.json().api_response).toBe('4030');
+    expect(invalid.json().data.errors.recipient_address.postal_code[0].standard_error_message).toContain('ADDRESS_VALID_ZIPCODE');
+    const heavy = await api('POST', '/v5/booking/validate/', {
+      shipment_uuid: await shipment({ shipping_service: 'EXPRESS', weight: { amount: 30_000, unit: 'g' } }),
+      carrier_reference: 'gls',
+    });
+    expect(heavy.json().data.errors.weight[0].standard_error_message).toContain('ARTICLES_PRODUCT_WEIGHT');
+    expect(gls.created.length).toBe(before);
+    expect(server.to(VALIDATE_PATH)).toHaveLength(3);
   });
 
   it('our own checks come first: no Contact ID, an unknown product, a customs border, EXPRESS returns', async () => {

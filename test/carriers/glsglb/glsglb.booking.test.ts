@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { checkGlsBooking } from '../../../src/carriers/glsglb/glsglb.booking.js';
 import { clockOf, mapParcelShops, parcelShopSearch } from '../../../src/carriers/glsglb/glsglb.parcelshops.js';
 import { glsWeight } from '../../../src/carriers/glsglb/glsglb.parties.js';
-import { fieldErrorsOf, refusalOf } from '../../../src/carriers/glsglb/glsglb.refusals.js';
+import { fieldErrorsOf, issueErrors, readValidation, refusalOf } from '../../../src/carriers/glsglb/glsglb.refusals.js';
 import { readCreatedShipment, shipmentRequest, trackIdsOf } from '../../../src/carriers/glsglb/glsglb.shipit.js';
 import type { CarrierResponse } from '../../../src/carriers/sdk/http.js';
 import type { CarrierServer } from '../support/carrier-server.js';
@@ -207,6 +207,44 @@ describe('glsglb booking: GLS’s refusals', () => {
     expect(fieldErrorsOf(refused!, request)).toEqual([]);
     expect(fieldErrorsOf(refused!, bookRequest({ pudo_location: parcelShop() })).map((e) => e.path)).toEqual([['pudo_location_uuid']]);
     expect(refusalOf(answer(400, {}, 'not json'))).toBeNull();
+  });
+});
+
+describe('glsglb booking: GLS’s validation', () => {
+  it('reads a ValidateParcelsResponse and places its issues on our fields', () => {
+    expect(readValidation({ Success: true, ValidationResult: { Issues: [] } })).toEqual({ success: true, issues: [] });
+    expect(readValidation({ ValidationResult: {} })).toEqual({ success: true, issues: [] });
+    expect(readValidation({ other: 1 })).toBeNull();
+    const answer = readValidation({
+      Success: false,
+      ValidationResult: {
+        Issues: [
+          { Rule: 'ADDRESS_VALID_ZIPCODE', Location: 'Shipment.Shipper.AlternativeShipperAddress', Parameters: ['3411'] },
+          { Rule: 'SHIPMENT_VALID_ROUTING', Location: 'Shipment.Consignee.Address', Parameters: ['no route'] },
+          { Rule: 'ARTICLES_PRODUCT_WEIGHT', Location: 'Shipment.ShipmentUnit' },
+          { Rule: 'ARTICLES_DESTINATION_EXCLUSIONS', Location: 'Shipment' },
+          { Rule: 'SHIPMENT_VALID_INCOTERM_IF_NEEDED', Location: 'Shipment' },
+          { Rule: 'ARTICLE_COMBINATIONS', Location: 'Shipment.Service' },
+          { Rule: 'COMMON', Location: 'Shipment', Parameters: ['something else'] },
+          'not an issue',
+        ],
+      },
+    })!;
+    expect(answer.success).toBe(false);
+    expect(answer.issues).toHaveLength(7);
+    const toShop = bookRequest({ pudo_location: parcelShop() });
+    expect(issueErrors(answer.issues, toShop).map((e) => e.path.join('.'))).toEqual([
+      'sender_address.postal_code',
+      'recipient_address.postal_code',
+      'weight',
+      'shipping_service',
+      'recipient_address.country_code',
+      'pudo_location_uuid',
+    ]);
+    expect(issueErrors(answer.issues, bookRequest())[0].message).toBe(
+      'GLS would refuse the booking: ADDRESS_VALID_ZIPCODE (Shipment.Shipper.AlternativeShipperAddress, 3411)',
+    );
+    expect(readValidation({ Success: true, ValidationResult: { Issues: [{ Rule: 'COMMON', Location: 'x' }] } })?.success).toBe(false);
   });
 });
 
