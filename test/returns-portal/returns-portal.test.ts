@@ -155,6 +155,9 @@ describe('the returns portal', () => {
     expect(asked.statusCode).toBe(303);
     const ready = await browser.get(asked.headers.location as string);
     expect(ready.body).toContain('data-status="label_ready"');
+    // Dropped off: the return carrier's points nearest the consumer's postal code.
+    expect(ready.body).toContain('Drop-off points near you');
+    expect(ready.body.match(/<ul class="points">([\s\S]*?)<\/ul>/)?.[1].match(/<li>/g)).toHaveLength(5);
     const link = /<a class="button" href="([^"]+)" download>/.exec(ready.body)?.[1];
     expect(link).toBeDefined();
     // A link on the portal's own origin.
@@ -178,6 +181,8 @@ describe('the returns portal', () => {
     expect(status.body).toContain('data-status="label_ready"');
     expect(status.body).toContain('Sock Shop');
     expect(status.body).toContain('Lagerstraße 5');
+    // Sent by the consumer: no drop-off points.
+    expect(status.body).not.toContain('Drop-off points near you');
   });
 
   it('refuses a form opened before its items were returned', async () => {

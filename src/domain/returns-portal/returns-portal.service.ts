@@ -6,6 +6,7 @@ import type { Caller } from '../auth.service.js';
 import type { BookingsService } from '../bookings/bookings.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { DomainError, ValidationError } from '../errors.js';
+import type { PudoService } from '../pudo/pudo.service.js';
 import { returnStatusToken, verifyReturnStatusToken } from '../returns/portal-links.js';
 import type { ReturnPolicy } from '../returns/return-policy.js';
 import type { ReturnPolicyService } from '../returns/return-policy.service.js';
@@ -58,7 +59,12 @@ export interface PortalReturnView {
   sendTo: Record<string, unknown> | null;
   trackingPageReference: string | null;
   trackingNumber: string | null;
+  /** For a drop-off return not yet sent: the return carrier's nearest drop-off points to the consumer. */
+  dropOffPoints: Array<{ name: string; address: string; distance_meters: number }>;
 }
+
+/** Drop-off points shown on a status page. */
+const DROP_OFF_POINTS = 5;
 
 /**
  * The consumer's returns portal: find an order by its number and the recipient's e-mail address or postal
@@ -73,6 +79,7 @@ export class ReturnsPortalService {
     private readonly bookings: BookingsService,
     private readonly carrierWaits: CarrierWaits,
     private readonly documents: DocumentsService,
+    private readonly pudo: PudoService,
     private readonly clock: Clock,
     private readonly urlKey: Buffer,
   ) {}
@@ -200,6 +207,7 @@ export class ReturnsPortalService {
     });
     const booking = await this.repos.bookings.findByShipment(row.shipment_row_id);
     const status = portalStatusOf(row.status, labels.length > 0, details);
+    const dropOff = details.return_method === 'drop_off' && (status === 'approved' || status === 'label_ready');
     return {
       returnId: row.return_id,
       status,
@@ -215,7 +223,34 @@ export class ReturnsPortalService {
       sendTo: body.to_address ?? null,
       trackingPageReference: row.tracking_number ? row.tracking_page_reference : null,
       trackingNumber: row.tracking_number,
+      dropOffPoints: dropOff ? await this.dropOffPoints(portal, body.from_address) : [],
     };
+  }
+
+  /**
+   * The return carrier's drop-off points nearest the consumer's postal code: shown, not chosen (any point of
+   * the carrier takes a labelled return). None when the carrier has no points or the search fails.
+   */
+  private async dropOffPoints(portal: Portal, from: Record<string, unknown> | undefined): Promise<PortalReturnView['dropOffPoints']> {
+    const carrier = await this.returnCarrier(portal);
+    const postal = typeof from?.postal_code === 'string' ? from.postal_code : null;
+    const country = typeof from?.country_code === 'string' ? from.country_code : null;
+    if (!carrier || !postal || !country) return [];
+    try {
+      const found = await this.pudo.search(
+        portal.caller,
+        { carrier_reference: carrier, postal_code: postal, country_code: country, limit: DROP_OFF_POINTS, services: 'drop_off' },
+        this.carrierWaits.begin(),
+      );
+      return found.map((point) => ({
+        name: point.address.address_name,
+        address: point.address.full,
+        distance_meters: point.distance_meters,
+      }));
+    } catch (error) {
+      if (error instanceof DomainError) return [];
+      throw error;
+    }
   }
 
   /** Books the label of an approved return that has none (the consumer asks for it on the status page). */

@@ -61,6 +61,9 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;marg
 dl.facts dt{color:#444c56}
 dl.facts dd{margin:0;font-weight:600;overflow-wrap:anywhere}
 address{font-style:normal}
+ul.points{list-style:none;margin:0;padding:0}
+ul.points li{padding:.5rem 0;border-top:1px solid #d0d5dd}
+ul.points li:first-child{border-top:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{color:#444c56;font-size:.875rem}
 @media (max-width:32rem){ol.progress{flex-direction:column}ol.progress li{border-top:0;border-left:6px solid #c2c8d0;padding:0 0 0 .75rem}

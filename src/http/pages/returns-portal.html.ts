@@ -173,6 +173,17 @@ ${
 }
 ${view.trackingPageReference ? html`<p><a href="/t/${view.trackingPageReference}?lang=${l}">${t(l, 'track')}</a></p>` : ''}
 </section>
+${
+  view.dropOffPoints.length > 0
+    ? html`<section class="card" aria-labelledby="points-heading"><h2 id="points-heading">${t(l, 'drop_off_points')}</h2>
+<ul class="points">
+${view.dropOffPoints.map(
+  (point) =>
+    html`<li><strong>${point.name}</strong><br>${point.address}<br><span class="muted">${t(l, 'distance', { km: (point.distance_meters / 1000).toFixed(1) })}</span></li>`,
+)}
+</ul></section>`
+    : ''
+}
 <section class="card" aria-labelledby="facts-heading">
 <h2 id="facts-heading">${t(l, 'items')}</h2>
 <dl class="facts">

@@ -51,6 +51,7 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
     context.bookings,
     context.carrierWaits,
     context.documents,
+    context.pudo,
     context.clock,
     context.secrets.urlKey,
   );

@@ -6,6 +6,8 @@ import type { Language } from '../languages.js';
  */
 export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<string, string>>>> = {
   en: {
+    'returns_portal.drop_off_points': 'Drop-off points near you',
+    'returns_portal.distance': '{km} km away',
     'returns_portal.skip_link': 'Skip to content',
     'returns_portal.page_title': 'Returns – {shop}',
     'returns_portal.language': 'Language',
@@ -84,6 +86,8 @@ export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<
     'returns_portal.return_not_found': 'We could not find this return.',
   },
   de: {
+    'returns_portal.drop_off_points': 'Abgabestellen in Ihrer Nähe',
+    'returns_portal.distance': '{km} km entfernt',
     'returns_portal.skip_link': 'Zum Inhalt springen',
     'returns_portal.page_title': 'Rücksendungen – {shop}',
     'returns_portal.language': 'Sprache',
@@ -162,6 +166,8 @@ export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<
     'returns_portal.return_not_found': 'Diese Rücksendung wurde nicht gefunden.',
   },
   fr: {
+    'returns_portal.drop_off_points': 'Points de dépôt près de chez vous',
+    'returns_portal.distance': 'à {km} km',
     'returns_portal.skip_link': 'Aller au contenu',
     'returns_portal.page_title': 'Retours – {shop}',
     'returns_portal.language': 'Langue',
@@ -240,6 +246,8 @@ export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<
     'returns_portal.return_not_found': 'Ce retour est introuvable.',
   },
   nl: {
+    'returns_portal.drop_off_points': 'Afgiftepunten bij u in de buurt',
+    'returns_portal.distance': 'op {km} km',
     'returns_portal.skip_link': 'Naar de inhoud',
     'returns_portal.page_title': 'Retouren – {shop}',
     'returns_portal.language': 'Taal',
@@ -318,6 +326,8 @@ export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<
     'returns_portal.return_not_found': 'Deze retour is niet gevonden.',
   },
   es: {
+    'returns_portal.drop_off_points': 'Puntos de entrega cerca de ti',
+    'returns_portal.distance': 'a {km} km',
     'returns_portal.skip_link': 'Ir al contenido',
     'returns_portal.page_title': 'Devoluciones – {shop}',
     'returns_portal.language': 'Idioma',
@@ -396,6 +406,8 @@ export const RETURNS_PORTAL_MESSAGES: Readonly<Record<Language, Readonly<Record<
     'returns_portal.return_not_found': 'No hemos encontrado esta devolución.',
   },
   it: {
+    'returns_portal.drop_off_points': 'Punti di consegna vicino a te',
+    'returns_portal.distance': 'a {km} km',
     'returns_portal.skip_link': 'Vai al contenuto',
     'returns_portal.page_title': 'Resi – {shop}',
     'returns_portal.language': 'Lingua',
