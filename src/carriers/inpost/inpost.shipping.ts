@@ -51,6 +51,15 @@ const LOOKUP_WAIT_MS = 8_000;
 /** Shipment pages read while looking for a lost booking, of 100 each. */
 const LOOKUP_PAGES = 20;
 
+/**
+ * The services a booking's shipment may carry in ShipX: a locker shipment to a ParcelPoint is changed to
+ * `inpost_locker_customer_service_point` ("Shipment sizes and services").
+ */
+function servicesOf(request: BookRequest): string {
+  const service = request.shipping_service ?? '';
+  return service === 'inpost_locker_standard' ? `${service},inpost_locker_customer_service_point` : service;
+}
+
 function isContext(value: CallContext | CarrierError): value is CallContext {
   return !('status' in value);
 }
@@ -183,7 +192,7 @@ export class InpostShipping {
     for (let page = 1; page <= LOOKUP_PAGES; page++) {
       const query = new URLSearchParams({
         created_at_gteq: since,
-        service: request.shipping_service ?? '',
+        service: servicesOf(request),
         page: String(page),
         per_page: '100',
       });

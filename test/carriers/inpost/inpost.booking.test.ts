@@ -158,6 +158,17 @@ describe('inpost booking against a local ShipX', () => {
     expect(shipx.faults).toEqual([]);
   });
 
+  it('a lost locker booking to a ParcelPoint is found under the service ShipX changed it to', async () => {
+    shipx.loseNextCreateAnswer = true;
+    const request = lockerRequest({ carrier_metadata: { target_point: 'POP-KRA45', parcel_template: 'medium' } });
+    expect(await book(request)).toMatchObject({ status: 'error', outcome_unknown: true });
+    const found = await adapter.findBooking(request, { ...BOOKING_SETTINGS }, { now: new Date() });
+    expect(found.status, JSON.stringify(found)).toBe('found');
+    expect(found.status === 'found' && found.result.shipping_service).toBe('inpost_locker_customer_service_point');
+    const listed = server.requests.filter((r) => r.method === 'GET' && r.path === CREATE_PATH).at(-1)!;
+    expect(listed.query.get('service')).toBe('inpost_locker_standard,inpost_locker_customer_service_point');
+  });
+
   it('findBooking: not found when no shipment carries the reference (another booking’s does not count)', async () => {
     expect((await book()).status).toBe('ok');
     const other = bookRequest({ booking_reference: 'WB000000000000000001' });

@@ -139,6 +139,8 @@ export function zplLabel(number: string): string {
   return `^XA^FO40,40^A0N,40,40^FDInPost ${number}^FS^XZ`;
 }
 
+const locker = (body: any) => body.service === 'inpost_locker_standard';
+
 const refuse = (status: number, error: string, message: string, details: unknown = {}): ScriptedReply => ({
   status,
   body: { status, error, message, details },
@@ -220,11 +222,16 @@ export class ShipxRoutes {
     if (Object.keys(details).length > 0)
       return refuse(400, 'validation_failed', 'There are some validation errors. Check details object for more info.', details);
     const id = 700_000 + ++this.counter;
+    // "If a parcel point is specified as a collection point ... the service will be changed".
+    const service =
+      locker(body) && String(body.custom_attributes.target_point).startsWith('POP-')
+        ? 'inpost_locker_customer_service_point'
+        : body.service;
     const shipment: ShipmentAtShipx = {
       id,
       status: 'created',
       tracking_number: null,
-      service: body.service,
+      service,
       reference: body.reference ?? null,
       is_return: body.is_return === true,
       parcels: body.parcels.map((parcel: any, index: number) => ({ id: parcel.id ?? String(index + 1), tracking_number: null })),
