@@ -54,6 +54,19 @@ export const ReturnUpdateBody = Type.Object(
     cost_of_return: Type.Optional(decimal()),
     additional_cost: Type.Optional(decimal()),
     return_proofs: Type.Optional(Type.Array(ReturnProofInput, { maxItems: 20 })),
+    refund_issued: Type.Optional(
+      Type.Boolean({
+        description:
+          '`true` records that you issued the refund, at the time of the request (`refund_issued_at`): once per return, for a ' +
+          'return that is (or this update makes) approved, carrier booking pending, shipping, completed or inactive. ' +
+          "Sends `return.updated` and the consumer's `refund_issued` message.",
+      }),
+    ),
+    refunded_amount: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', maxLength: 17 })], {
+        description: 'The amount refunded (> 0), with refund_issued: true; the ticket’s total_refund_amount when left out',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,4 +100,6 @@ export const ReturnTicketFull = Type.Object({
   internal_notes: Nullable(Type.String()),
   approver_email: Nullable(Type.String()),
   booking_id: Nullable(Type.String()),
+  refund_issued_at: Nullable(Type.String({ description: 'When the refund was recorded as issued; null before' })),
+  refunded_amount: Nullable(Type.String({ description: 'The amount refunded, recorded with it' })),
 });

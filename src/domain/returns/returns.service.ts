@@ -186,6 +186,7 @@ export class ReturnsService {
       const rejectReason = body.reject_reason !== undefined ? body.reject_reason : details.reject_reason;
       if (next === RETURN_STATUS.rejected && next !== current && !rejectReason)
         errors.add(['reject_reason'], 'Required to reject a return.');
+      checkRefund(body, details, current, next, errors);
       errors.throwIfAny();
 
       const shipment = await repos.shipments.lock(row.shipment_row_id);
@@ -206,10 +207,16 @@ export class ReturnsService {
         merged.cost_is_calculated = body.cost_of_return === null;
         merged.cost_of_return = amountText(body.cost_of_return);
       }
+      const now = this.clock.now().toISOString();
+      if (body.refund_issued === true) {
+        // The amount said, else the refund the ticket expects (after this request's own change of it).
+        merged.refund_issued_at = now;
+        merged.refunded_amount = body.refunded_amount !== undefined ? amountText(body.refunded_amount) : merged.total_refund_amount;
+      }
       const updated = await repos.returns.update(row.id, {
         status: next,
         details: JSON.stringify(merged),
-        updated_at: this.clock.now().toISOString(),
+        updated_at: now,
       });
       await this.events.emit(repos, {
         accountId: caller.accountId,
@@ -303,6 +310,46 @@ export class ReturnsService {
       refs: { return_row_id: row.id, return_ticket: fullTicketView(updated, shipment.shipment_uuid) },
     });
     return updated;
+  }
+}
+
+/**
+ * The states in which a return's refund may be recorded: decided in the consumer's favour and not closed. A
+ * merchant may refund on approval (before the parcel is back), once it is on its way, once received, or when
+ * tracking went quiet; not a return still pending, rejected, cancelled or archived.
+ */
+const REFUNDABLE: readonly ReturnStatus[] = [
+  RETURN_STATUS.approved,
+  RETURN_STATUS.carrierBookingPending,
+  RETURN_STATUS.shipping,
+  RETURN_STATUS.completed,
+  RETURN_STATUS.inactive,
+];
+
+/**
+ * The rules of recording a refund (`refund_issued`, `refunded_amount`) through an update: once, only `true`, in
+ * a refundable state (the one the update leads to), an amount above 0 and only with it; a refunded return
+ * cannot be cancelled.
+ */
+function checkRefund(body: UpdateBody, details: ReturnDetails, current: ReturnStatus, next: ReturnStatus, errors: FieldErrorCollector) {
+  const recorded = details.refund_issued_at ?? null;
+  if (recorded && next === RETURN_STATUS.cancelled && next !== current)
+    errors.add(['return_status'], `The refund of this return was recorded (${recorded}): it can no longer be cancelled.`);
+  if (body.refund_issued === false) {
+    errors.add(['refund_issued'], 'Send true to record that the refund was issued; a recorded refund cannot be withdrawn.');
+  } else if (body.refund_issued === true) {
+    if (recorded) {
+      errors.add(['refund_issued'], `The refund of this return was already recorded (${recorded}); it is recorded once.`);
+    } else if (!REFUNDABLE.includes(next)) {
+      errors.add(
+        ['refund_issued'],
+        `A refund can be recorded for a return that is ${REFUNDABLE.map((s) => `"${s}"`).join(', ')}; this return is "${next}".`,
+      );
+    }
+  }
+  if (body.refunded_amount !== undefined) {
+    if (body.refund_issued !== true) errors.add(['refunded_amount'], 'Only with refund_issued: true.');
+    else if (!(Number(body.refunded_amount) > 0)) errors.add(['refunded_amount'], 'Must be more than 0.');
   }
 }
 

@@ -49,7 +49,12 @@ export const returnRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: returnsOnly,
       schema: {
         tags,
-        summary: "Change a return ticket's state and fields",
+        summary: "Change a return ticket's state and fields, or record its refund",
+        description:
+          'State changes follow the transition table; a value replaces a field, `null` clears it. `refund_issued: true` (with ' +
+          'an optional `refunded_amount`) records that the refund was issued, once, for an approved, carrier booking pending, ' +
+          'shipping, completed or inactive return; the answer shows `refund_issued_at` and `refunded_amount`. A refunded return ' +
+          'cannot be cancelled. Refused changes are a 4030 naming the field, and change nothing.',
         security: bearerSecurity,
         body: ReturnUpdateBody,
         response: { 200: Envelope(ReturnTicketFull), ...merchantErrors, 404: Type.Ref('ErrorEnvelope') },
