@@ -140,11 +140,11 @@ export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSear
       ...(call.timeoutMs ? { timeoutMs: call.timeoutMs } : {}),
     });
     if ('retryable' in response && response.throttled && !response.held) {
-      gate.pause(
-        response.throttled,
-        response.retry_after_seconds !== undefined ? this.kit.now() + response.retry_after_seconds * 1000 : undefined,
-      );
-      return this.explained(response);
+      // USPS's quota is hourly: without a Retry-After the pause ends at the next hour (`explained`), not the day's reset.
+      const throttled = this.explained(response);
+      const until = throttled.retry_after_seconds !== undefined ? this.kit.now() + throttled.retry_after_seconds * 1000 : undefined;
+      gate.pause(response.throttled, until);
+      return throttled;
     }
     if ('retryable' in response && [401, 403].includes(answeredStatus(response) ?? 0)) {
       const api = call.payment ? 'Labels and Payments APIs (scopes "labels" and "payments")' : 'Locations API (scope "locations")';

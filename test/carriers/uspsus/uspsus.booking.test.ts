@@ -135,6 +135,16 @@ describe('uspsus booking against a local USPS', () => {
     expect(await adapter.book(bookRequest(), BOOKING_SETTINGS, options())).toMatchObject({ status: 'error', held: true });
     expect(usps.labelCalls().length).toBe(calls);
   });
+
+  it('a quota answer without Retry-After pauses until the next hour, as USPS counts its quota per hour', async () => {
+    const clock = manualClock(Date.parse('2026-11-23T10:45:00Z'));
+    const adapter = await setUp(clock.now);
+    await adapter.book(bookRequest(), BOOKING_SETTINGS, options());
+    server.once(LABEL_PATH, { status: 429, body: { error: { code: '429', message: 'Exceeded quota limit' } } });
+    expect(await adapter.book(bookRequest(), BOOKING_SETTINGS, options())).toMatchObject({ throttled: 'quota', retry_after_seconds: 900 });
+    clock.advance(900_000);
+    expect((await adapter.book(bookRequest(), BOOKING_SETTINGS, options())).status).toBe('ok');
+  });
 });
 
 describe('uspsus checkBooking', () => {
