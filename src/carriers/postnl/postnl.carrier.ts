@@ -23,6 +23,12 @@ import { mapStatusBody } from './postnl.mapper.js';
 import { type PostnlApi, PostnlShipping } from './postnl.shipping.js';
 import { EXTENSIONS, mapSignatureBody } from './postnl.signature.js';
 
+/**
+ * How long a label call waits for PostNL when `WAYBILL_CARRIER_POSTNL_TIMEOUT_SECONDS` is not set; the request's own
+ * wait (src/core/carrier-wait.ts) ends it sooner when shorter. Past it, a confirming call is `outcome_unknown`.
+ */
+const LABEL_TIMEOUT_SECONDS = 45;
+
 function isError(outcome: CarrierResponse | CarrierError): outcome is CarrierError {
   return outcome.status === 'error';
 }
@@ -78,6 +84,10 @@ export class PostnlCarrier extends HttpCarrier implements BookingCapable, PudoSe
   /** Booking and search calls: JSON with the `apikey` header, within the credential's limits. */
   private readonly api: PostnlApi = {
     now: () => this.kit.now(),
+    labelTimeoutMs: () => {
+      const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
+      return (Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : LABEL_TIMEOUT_SECONDS) * 1000;
+    },
     context: (settings, options) => this.prepare(settings, options),
     send: (context, call) =>
       this.gated(context, () =>

@@ -31,6 +31,8 @@ export interface PostnlCall {
 /** What the adapter gives its booking calls: settings checked, and a call within the credential's limits. */
 export interface PostnlApi {
   now(): number;
+  /** How long the confirming label call waits for PostNL (the operator's `WAYBILL_CARRIER_POSTNL_TIMEOUT_SECONDS`). */
+  labelTimeoutMs(): number;
   context(settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): CallContext | CarrierError;
   send(context: CallContext, call: PostnlCall): Promise<CarrierResponse | CarrierError>;
 }
@@ -39,7 +41,6 @@ export const BARCODE_PATH = '/shipment/v1_1/barcode';
 export const LABEL_PATH = '/shipment/v2_2/label';
 /** Labels of up to ten parcels as base64 PDFs. */
 const LABEL_ANSWER_BYTES = 16 * 1_048_576;
-const LABEL_TIMEOUT_MS = 45_000;
 /** Statuses of an answer that may come after PostNL confirmed (a gateway or server failing mid-way). */
 const MAYBE_BOOKED = [500, 502, 504];
 /** Barcode type `3S`: PostNL's parcels in the Netherlands and Parcels EU (the Barcode API's `Type`). */
@@ -73,7 +74,7 @@ export class PostnlShipping {
       body: labelRequest(request, context.settings, format, barcodes, context.now),
       retry: false,
       maxBytes: LABEL_ANSWER_BYTES,
-      timeoutMs: LABEL_TIMEOUT_MS,
+      timeoutMs: this.api.labelTimeoutMs(),
     });
     if ('retryable' in response) return this.notAnswered(response);
     const body = response.json();
@@ -153,14 +154,15 @@ export class PostnlShipping {
         retryable: true,
         message: this.say(context, `PostNL's status of ${id} could not be read: ${snippet(response)}`),
       };
-    const current = status.find((s) => s.barcode === id) ?? status[0];
-    if (!current || current.statusCode === null || WITHDRAWABLE_STATUSES.has(current.statusCode)) return { status: 'ok' };
+    // A multi-collo shipment answers for all its parcels: one PostNL has received is enough to refuse.
+    const current = status.find((s) => s.statusCode !== null && !WITHDRAWABLE_STATUSES.has(s.statusCode));
+    if (!current) return { status: 'ok' };
     return {
       status: 'error',
       retryable: false,
       message: this.say(
         context,
-        `PostNL already has parcel ${id} (status ${current.statusCode}${current.description ? `, ${current.description}` : ''}); PostNL has no call to withdraw a parcel it has received.`,
+        `PostNL already has parcel ${current.barcode} (status ${current.statusCode}${current.description ? `, ${current.description}` : ''}); PostNL has no call to withdraw a parcel it has received.`,
       ),
     };
   }
@@ -218,7 +220,7 @@ export class PostnlShipping {
       body: labelRequest(request, context.settings, format, barcodes, context.now),
       retry: true,
       maxBytes: LABEL_ANSWER_BYTES,
-      timeoutMs: LABEL_TIMEOUT_MS,
+      timeoutMs: this.api.labelTimeoutMs(),
     });
     if ('retryable' in labelled) return labelled;
     const shipments = labelled.status === 200 ? readLabelAnswer(labelled.json()) : null;

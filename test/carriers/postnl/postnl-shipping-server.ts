@@ -229,9 +229,12 @@ export class PostnlShippingRoutes {
     };
   }
 
+  /** Asked by a multi-collo shipment's main barcode, PostNL lists every parcel of it (as multi-piece.json does). */
   statusOf(barcode: string): unknown {
     const parcel = this.confirmed.find((c) => c.barcode === barcode);
-    return parcel ? { CurrentStatus: { Shipment: this.status(parcel) } } : undefined;
+    if (!parcel) return undefined;
+    const parcels = parcel.mainBarcode === barcode ? this.confirmed.filter((c) => c.mainBarcode === barcode) : [parcel];
+    return { CurrentStatus: { Shipment: parcels.length === 1 ? this.status(parcel) : parcels.map((p) => this.status(p)) } };
   }
 
   private byReference(request: ReceivedRequest): ScriptedReply {

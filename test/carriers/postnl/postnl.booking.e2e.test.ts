@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../../helpers/app.js';
 import { CONSUMER_DE, CONSUMER_NL, MERCHANT_NL } from './postnl-book-requests.js';
 import { type PostnlLocal, postnlServer, STATUS_PATH } from './postnl-server.js';
-import { BOOKING_SETTINGS, LABEL_PATH, LOCATIONS_PATH, PostnlShippingRoutes, pdfLabel, zplLabel } from './postnl-shipping-server.js';
+import {
+  BOOKING_SETTINGS,
+  LABEL_PATH,
+  LOCATIONS_PATH,
+  PostnlShippingRoutes,
+  pdfLabel,
+  REFERENCE_PATH,
+  zplLabel,
+} from './postnl-shipping-server.js';
 
 /**
  * Through the HTTP API, on SQLite or PostgreSQL: a PostNL configuration with the contract's customer code and
@@ -19,7 +27,7 @@ describe('postnl booking end to end', () => {
   beforeAll(async () => {
     server = await postnlServer();
     postnl = PostnlShippingRoutes.install(server);
-    t = await createTestApp({ env: { WAYBILL_CARRIER_POSTNL_BASE_URL: server.url } });
+    t = await createTestApp({ env: { WAYBILL_CARRIER_POSTNL_BASE_URL: server.url, WAYBILL_CARRIER_POSTNL_TIMEOUT_SECONDS: '2' } });
     acct = await t.account({
       features: ['booking', 'returns'],
       carriers: [
@@ -274,6 +282,27 @@ describe('postnl booking end to end', () => {
     const again = await book({ shipment_uuid: uuid });
     expect(again.statusCode).toBe(400);
     expect(postnl.labelCalls(true).length - confirming).toBe(1);
+  });
+
+  it('a confirming call that times out is sent once: the shipment stays reserved until PostNL says it has no such booking', async () => {
+    const uuid = await shipment();
+    const confirming = postnl.labelCalls(true).length;
+    server.once(LABEL_PATH, { hang: true });
+    const lost = await book({ shipment_uuid: uuid });
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect(lost.body).toMatch(/may have booked/);
+    expect(postnl.labelCalls(true).length - confirming).toBe(1);
+    expect(server.to(REFERENCE_PATH).at(-1)!.path).toMatch(/^\/shipment\/v2\/status\/reference\/WB[0-9A-F]{18}$/);
+    const again = await book({ shipment_uuid: uuid });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().data.errors.shipment_uuid[0].standard_error_message).toMatch(/no answer/);
+    expect(postnl.labelCalls(true).length - confirming).toBe(1);
+    // A minute later the lookup is asked again; PostNL still has nothing under the reference: the shipment is free.
+    t.clock.advance(61_000);
+    await t.context.worker.runOnce();
+    const rebooked = await book({ shipment_uuid: uuid });
+    expect(rebooked.statusCode, rebooked.body).toBe(200);
+    expect(postnl.labelCalls(true).length - confirming).toBe(2);
   });
 
   it('cancels a label PostNL has not received; the shipment can be booked again; one PostNL has scanned is refused with the reason', async () => {

@@ -117,6 +117,17 @@ describe('postnl booking at a local PostNL', () => {
     expect(server.to(STATUS_PATH).length).toBe(calls + 1);
   });
 
+  it('cancel of a multi-collo shipment: refused when PostNL has any of its parcels', async () => {
+    const parcels = [1000, 2000].map((weight_grams) => ({ weight_grams, dimensions_cm: null }));
+    const booked = await adapter.book(bookRequest({ parcels }), BOOKING_SETTINGS, now());
+    if (booked.status !== 'ok') throw new Error(booked.message);
+    const second = booked.parcel_tracking_numbers![1];
+    postnl.receive(second);
+    const refused = await adapter.cancel(booked.carrier_shipment_identifier, BOOKING_SETTINGS);
+    expect(refused).toMatchObject({ status: 'error', retryable: false });
+    expect(refused.status === 'error' && refused.message).toContain(`PostNL already has parcel ${second}`);
+  });
+
   it('searches PostNL points: hours, distance, lockers; refuses what PostNL cannot search without calling', async () => {
     const found = await adapter.searchPudo(
       { postal_code: '1015cj', country_code: 'NL', radius_meters: 2000, limit: 10 },
