@@ -158,6 +158,10 @@ function checkProduct(request: BookRequest, product: PostnlProduct | undefined, 
     });
     return;
   }
+  if (request.pudo_location && request.type_of_shipment === 'return') {
+    errors.push({ path: ['pudo_location_uuid'], message: 'PostNL return labels go back to the merchant, not to a PostNL point.' });
+    return;
+  }
   if (request.pudo_location && !product.pickup) {
     const pickup = [...PICKUP_PRODUCTS];
     errors.push({ path: ['shipping_service'], message: `A parcel to a PostNL point needs a pick-up product: ${pickup.join(', ')}.` });

@@ -37,6 +37,14 @@ describe('postnl checkBooking', () => {
     expect(outboundForReturn[0].message).toContain('use 2285');
     expect(paths(check({ pudo_location: postnlPoint() }))).toEqual(['shipping_service']);
     expect(paths(check({ shipping_service: '3533' }))).toEqual(['pudo_location_uuid']);
+    const returnToPoint = check({
+      type_of_shipment: 'return',
+      shipping_service: '2285',
+      sender: { ...CONSUMER_NL },
+      recipient: { ...MERCHANT_NL },
+      pudo_location: postnlPoint(),
+    });
+    expect(paths(returnToPoint)).toEqual(['pudo_location_uuid']);
   });
 
   it('checks where parcels go: from the Netherlands, 3085 within it, 4944 to other EU countries', () => {
