@@ -166,6 +166,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
+  const returnPolicies = new ReturnPolicyService(repos, clock, config.publicUrl, files);
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
   const webhookOutbox = new WebhookOutbox(clock);
   const notificationSettings = new NotificationSettingsService(repos, secrets, config.notifications, clock);
@@ -183,7 +184,6 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
   const returns = new ReturnsService(repos, shipments, outbox, clock);
-  const returnPolicies = new ReturnPolicyService(repos, clock, config.publicUrl);
   const transitCells = new TransitCells(() => clock.now().getTime());
   const deliveryLearner = new DeliveryLearner(new DeliveryPredictor(transitCells), transitCells, config.predictionScope);
   const deliveryLearning = new DeliveryLearningTask(repos, deliveryLearner);

@@ -63,6 +63,7 @@ export const ReturnPolicyBody = Type.Object(
       {
         primary_color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#RRGGBB' }),
         logo_url: Nullable(Type.String({ maxLength: 2000, description: 'An https URL of the logo' })),
+        uploaded_logo: ReadOnly(),
       },
       { additionalProperties: false },
     ),
@@ -91,6 +92,23 @@ export const ReturnPolicyView = Type.Object({
     product_references: Type.Array(Type.String()),
     categories: Type.Array(Type.String()),
   }),
-  branding: Type.Object({ primary_color: Type.String(), logo_url: Nullable(Type.String()) }),
+  branding: Type.Object({
+    primary_color: Type.String(),
+    logo_url: Nullable(Type.String()),
+    uploaded_logo: Nullable(
+      Type.Object(
+        { content_type: Type.String(), bytes: Type.Integer(), url: Type.String() },
+        { description: 'The logo uploaded with PUT /v5/returns/policy/logo/, shown instead of logo_url' },
+      ),
+    ),
+  }),
   updated_at: Nullable(Type.String({ description: 'When the policy was last saved; null while it is the default' })),
 });
+
+export const ReturnPolicyLogoBody = Type.Object(
+  {
+    content_type: Type.String({ description: 'image/png, image/jpeg, image/gif or image/webp' }),
+    content_base64: Type.String({ minLength: 1, maxLength: 400_000, description: 'The image, Base64; at most 256 KiB' }),
+  },
+  { additionalProperties: false },
+);

@@ -1,8 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ReturnPolicyRow } from '../../db/repositories/return-policies.repository.js';
-import { checkedReturnPolicy, defaultReturnPolicy, type ReturnPolicy, type ReturnPolicyInput } from './return-policy.js';
+import type { FileStore, StoredFile } from '../../documents/file-store.js';
+import { ValidationError } from '../errors.js';
+import { checkedReturnPolicy, defaultReturnPolicy, type ReturnPolicy, type ReturnPolicyInput, type UploadedLogo } from './return-policy.js';
+
+/** The most bytes an uploaded logo may have. */
+export const MAX_LOGO_BYTES = 262_144;
+
+/** The image types a logo may have, each with how its files begin (no SVG: it can carry script). */
+const LOGO_TYPES: Record<string, (bytes: Buffer) => boolean> = {
+  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  'image/gif': (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a',
+  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
 
 /** An account's policy in force, with its portal reference. */
 export interface AccountReturnPolicy {
@@ -27,6 +40,8 @@ export class ReturnPolicyService {
     private readonly clock: Clock,
     /** The service's public address, for `portal_url`. */
     private readonly publicUrl: string,
+    /** Where uploaded logos are kept (in the database, like documents). */
+    private readonly files: FileStore,
   ) {}
 
   async of(accountId: number): Promise<AccountReturnPolicy> {
@@ -55,9 +70,60 @@ export class ReturnPolicyService {
   /** Replaces the policy (PUT): checked whole, stored whole; the portal reference stays. */
   async put(accountId: number, input: ReturnPolicyInput) {
     const policy = checkedReturnPolicy(input);
-    await this.of(accountId);
+    const current = await this.of(accountId);
+    // The uploaded logo is not part of what PUT sends: it stays until deleted.
+    policy.branding.logo_file = current.policy.branding.logo_file ?? null;
     await this.repos.returnPolicies.put(accountId, JSON.stringify(policy), this.clock.now().toISOString());
     return this.shown(accountId);
+  }
+
+  /** Stores an uploaded logo (PUT /v5/returns/policy/logo/): a PNG, JPEG, GIF or WebP of at most 256 KiB. */
+  async putLogo(accountId: number, upload: { content_type: string; content_base64: string }) {
+    const check = LOGO_TYPES[upload.content_type];
+    if (!check) throw ValidationError.at(['content_type'], `Must be one of: ${Object.keys(LOGO_TYPES).join(', ')}.`);
+    const bytes = Buffer.from(upload.content_base64, 'base64');
+    if (bytes.length === 0 || bytes.toString('base64').replace(/=+$/, '') !== upload.content_base64.replace(/\s/g, '').replace(/=+$/, '')) {
+      throw ValidationError.at(['content_base64'], 'Not valid Base64.');
+    }
+    if (bytes.length > MAX_LOGO_BYTES) throw ValidationError.at(['content_base64'], `The image is over ${MAX_LOGO_BYTES / 1024} KiB.`);
+    if (!check(bytes)) throw ValidationError.at(['content_base64'], `Not a ${upload.content_type} image.`);
+    const current = await this.of(accountId);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const logo: UploadedLogo = {
+      key: `return-portal-logos/${accountId}/${sha256}`,
+      content_type: upload.content_type,
+      sha256,
+      bytes: bytes.length,
+    };
+    await this.files.put(logo.key, bytes, logo.content_type);
+    await this.storeLogo(current, logo);
+    return this.shown(accountId);
+  }
+
+  /** Removes the uploaded logo (DELETE /v5/returns/policy/logo/); `logo_url`, if any, is shown again. */
+  async deleteLogo(accountId: number) {
+    const current = await this.of(accountId);
+    await this.storeLogo(current, null);
+    return this.shown(accountId);
+  }
+
+  /** The uploaded logo of a portal, when it has one. */
+  async logoFile(policy: ReturnPolicy): Promise<StoredFile | null> {
+    const logo = policy.branding.logo_file;
+    return logo ? this.files.get(logo.key) : null;
+  }
+
+  private async storeLogo(current: AccountReturnPolicy, logo: UploadedLogo | null): Promise<void> {
+    const previous = current.policy.branding.logo_file;
+    const policy = { ...current.policy, branding: { ...current.policy.branding, logo_file: logo } };
+    await this.repos.returnPolicies.put(current.account_id, JSON.stringify(policy), this.clock.now().toISOString());
+    if (previous && previous.key !== logo?.key) await this.files.delete(previous.key);
+  }
+
+  /** The address of a portal's logo: the uploaded one (its hash in the query, so a new one is fetched), else `logo_url`. */
+  logoSource(portalReference: string, policy: ReturnPolicy): string | null {
+    const file = policy.branding.logo_file;
+    return file ? `/returns/${portalReference}/logo?v=${file.sha256.slice(0, 16)}` : policy.branding.logo_url;
   }
 
   /** The consumer's portal of a reference. */
@@ -66,10 +132,21 @@ export class ReturnPolicyService {
   }
 
   private view(current: AccountReturnPolicy) {
+    const { logo_file: file, ...branding } = current.policy.branding;
     return {
       portal_reference: current.portal_reference,
       portal_url: this.portalUrl(current.portal_reference),
       ...current.policy,
+      branding: {
+        ...branding,
+        uploaded_logo: file
+          ? {
+              content_type: file.content_type,
+              bytes: file.bytes,
+              url: `${this.publicUrl}${this.logoSource(current.portal_reference, current.policy)}`,
+            }
+          : null,
+      },
       updated_at: current.updated_at,
     };
   }

@@ -21,11 +21,21 @@ export interface ReturnPolicy {
   /** Within the window and at most `max_value` (null: any value): approved at once; otherwise pending the merchant. */
   auto_approval: { enabled: boolean; max_value: { amount: string; currency: string } | null };
   non_returnable: { product_ids: string[]; product_references: string[]; categories: string[] };
-  branding: { primary_color: string; logo_url: string | null };
+  /** `logo_file`: an uploaded logo, kept in the file store (it wins over `logo_url`). */
+  branding: { primary_color: string; logo_url: string | null; logo_file?: UploadedLogo | null };
+}
+
+/** A logo the merchant uploaded: where the file store keeps it, its type, and a hash that changes with it. */
+export interface UploadedLogo {
+  key: string;
+  content_type: string;
+  sha256: string;
+  bytes: number;
 }
 
 /** A policy as PUT sends it, its shape checked (methods among the known ones): amounts as numbers or decimal strings. */
-export type ReturnPolicyInput = Omit<ReturnPolicy, 'auto_approval' | 'reasons' | 'return_methods' | 'refund_methods'> & {
+export type ReturnPolicyInput = Omit<ReturnPolicy, 'auto_approval' | 'reasons' | 'return_methods' | 'refund_methods' | 'branding'> & {
+  branding: { primary_color: string; logo_url: string | null };
   return_methods: string[];
   refund_methods: string[];
   reasons: Array<Omit<ReturnReason, 'translations'> & { translations?: ReturnReason['translations'] }>;

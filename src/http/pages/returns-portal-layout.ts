@@ -84,7 +84,7 @@ function contrastText(hex: string): string {
 /** Headers of a portal page: no scripts, forms only to the portal itself, images of the portal and the merchant's logo. */
 export function portalHeaders(brand: string, logoUrl: string | null): Record<string, string> {
   const hash = createHash('sha256').update(stylesheet(brand)).digest('base64');
-  const logoOrigin = logoUrl ? ` ${new URL(logoUrl).origin}` : '';
+  const logoOrigin = logoUrl?.startsWith('https://') ? ` ${new URL(logoUrl).origin}` : '';
   return {
     'content-security-policy': `default-src 'none'; style-src 'sha256-${hash}'; img-src 'self'${logoOrigin}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
     'x-content-type-options': 'nosniff',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
-import { ReturnPolicyBody, ReturnPolicyView } from '../../schemas/return-policy.schemas.js';
+import { ReturnPolicyBody, ReturnPolicyLogoBody, ReturnPolicyView } from '../../schemas/return-policy.schemas.js';
 import { callerOf, requireFeature } from '../auth.js';
 
 const tags = ['Returns'];
@@ -44,5 +44,37 @@ export const returnPolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { portal_reference: _r, portal_url: _u, updated_at: _t, ...input } = request.body;
       return { api_response: '200', data: await policies.put(callerOf(request).accountId, input) };
     },
+  );
+
+  app.put(
+    '/v5/returns/policy/logo/',
+    {
+      onRequest: returnsOnly,
+      schema: {
+        tags,
+        summary: "Upload the portal's logo",
+        description:
+          'A PNG, JPEG, GIF or WebP of at most 256 KiB, in Base64. Kept in the database and served by the portal; ' +
+          'shown instead of `branding.logo_url` until deleted.',
+        security: bearerSecurity,
+        body: ReturnPolicyLogoBody,
+        response: { 200: Envelope(ReturnPolicyView), ...merchantErrors },
+      },
+    },
+    async (request) => ({ api_response: '200', data: await policies.putLogo(callerOf(request).accountId, request.body) }),
+  );
+
+  app.delete(
+    '/v5/returns/policy/logo/',
+    {
+      onRequest: returnsOnly,
+      schema: {
+        tags,
+        summary: "Remove the portal's uploaded logo",
+        security: bearerSecurity,
+        response: { 200: Envelope(ReturnPolicyView), ...merchantErrors },
+      },
+    },
+    async (request) => ({ api_response: '200', data: await policies.deleteLogo(callerOf(request).accountId) }),
   );
 };

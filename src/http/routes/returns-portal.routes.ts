@@ -66,7 +66,7 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
       language: languageOf(request),
       shop: portal?.shopName ?? '',
       brand: portal?.policy.branding.primary_color ?? '#1f4e79',
-      logoUrl: portal?.policy.branding.logo_url ?? null,
+      logoUrl: portal ? context.returnPolicies.logoSource(portal.reference, portal.policy) : null,
       base: portal ? `/returns/${portal.reference}` : '',
       path,
     };
@@ -92,6 +92,21 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
   };
   app.get('/returns/:reference', { schema: { hide: true } }, home);
   app.get('/returns/:reference/', { schema: { hide: true } }, home);
+
+  app.get('/returns/:reference/logo', { schema: { hide: true } }, async (request: PortalRequest, reply) => {
+    const portal = await portals.portal(request.params.reference);
+    const file = portal ? await context.returnPolicies.logoFile(portal.policy) : null;
+    if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    return reply
+      .headers({
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'public, max-age=86400',
+        'cross-origin-resource-policy': 'same-origin',
+      })
+      .header('content-security-policy', "default-src 'none'")
+      .type(file.contentType)
+      .send(Buffer.from(file.bytes));
+  });
 
   app.post('/returns/:reference/find', { schema: { hide: true } }, async (request: PortalRequest, reply) => {
     const portal = await portalOf(request, reply);

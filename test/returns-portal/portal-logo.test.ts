@@ -1,0 +1,86 @@
+import { randomFillSync } from 'node:crypto';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { enablePortal, portalBrowser } from './portal-fixtures.js';
+
+/** A PNG of noise (which does not compress), or of one grey. */
+function png(width: number, height: number, noise = false): Buffer {
+  const image = new PNG({ width, height });
+  if (noise) randomFillSync(image.data);
+  else image.data.fill(200);
+  return PNG.sync.write(image);
+}
+
+/** PUT/DELETE /v5/returns/policy/logo/: a logo kept in the database and served by the portal. */
+describe("the returns portal's uploaded logo", () => {
+  let t: TestApp;
+  let shop: TestAccount;
+  let ref: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WAYBILL_PUBLIC_URL: 'https://returns.shop.example' } });
+    shop = await t.account({ features: ['returns'] });
+    ref = await enablePortal(t, shop, (policy) => {
+      policy.branding.logo_url = 'https://cdn.shop.example/logo.png';
+    });
+  });
+  afterAll(() => t?.close());
+
+  const upload = (body: unknown) => t.as(shop)('PUT', '/v5/returns/policy/logo/', body);
+
+  it('stores a PNG, shows it instead of logo_url, and serves it from the portal', async () => {
+    const image = png(40, 20);
+    const res = await upload({ content_type: 'image/png', content_base64: image.toString('base64') });
+    expect(res.statusCode, res.body).toBe(200);
+    const logo = res.json().data.branding.uploaded_logo;
+    expect(logo).toEqual({
+      content_type: 'image/png',
+      bytes: image.length,
+      url: expect.stringMatching(new RegExp(`^https://returns\\.shop\\.example/returns/${ref}/logo\\?v=[0-9a-f]{16}$`)),
+    });
+    const page = await portalBrowser(t).get(`/returns/${ref}`);
+    const src = /<img src="([^"]+)"/.exec(page.body)?.[1];
+    expect(src).toBe(new URL(logo.url).pathname + new URL(logo.url).search);
+    // The merchant's URL is not used while the uploaded logo is there, so the policy allows no other origin.
+    expect(page.headers['content-security-policy']).toContain("img-src 'self';");
+    const served = await portalBrowser(t).get(src as string);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(image)).toBe(true);
+  });
+
+  it('keeps the uploaded logo when the policy is replaced', async () => {
+    const policy = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data;
+    policy.return_window_days = 14;
+    const res = await t.as(shop)('PUT', '/v5/returns/policy/', policy);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['waybill-ignored-fields']).toBeUndefined();
+    expect(res.json().data.branding.uploaded_logo).not.toBeNull();
+  });
+
+  it('refuses an SVG, bytes that are not the type named, bad Base64 and an image over 256 KiB, keeping the logo it had', async () => {
+    const before = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo;
+    const svg = await upload({ content_type: 'image/svg+xml', content_base64: Buffer.from('<svg/>').toString('base64') });
+    expect(svg.statusCode).toBe(400);
+    expect(svg.json().errors.content_type).toEqual(['Must be one of: image/png, image/jpeg, image/gif, image/webp.']);
+    const notPng = await upload({ content_type: 'image/png', content_base64: Buffer.from('GIF89a....').toString('base64') });
+    expect(notPng.json().errors.content_base64).toEqual(['Not a image/png image.']);
+    const garbled = await upload({ content_type: 'image/png', content_base64: '!!!not base64!!!' });
+    expect(garbled.json().errors.content_base64).toEqual(['Not valid Base64.']);
+    const large = await upload({ content_type: 'image/png', content_base64: png(260, 260, true).toString('base64') });
+    expect(large.statusCode).toBe(400);
+    expect(large.json().errors.content_base64).toEqual(['The image is over 256 KiB.']);
+    expect((await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo).toEqual(before);
+  });
+
+  it('removes it: the portal shows logo_url again and the old address answers 404', async () => {
+    const src = /<img src="([^"]+)"/.exec((await portalBrowser(t).get(`/returns/${ref}`)).body)?.[1] as string;
+    const res = await t.as(shop)('DELETE', '/v5/returns/policy/logo/');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.branding.uploaded_logo).toBeNull();
+    const page = await portalBrowser(t).get(`/returns/${ref}`);
+    expect(page.body).toContain('<img src="https://cdn.shop.example/logo.png"');
+    expect(page.headers['content-security-policy']).toContain("img-src 'self' https://cdn.shop.example;");
+    expect((await portalBrowser(t).get(src)).statusCode).toBe(404);
+  });
+});
