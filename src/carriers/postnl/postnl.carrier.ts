@@ -126,6 +126,15 @@ export class PostnlCarrier extends HttpCarrier implements BookingCapable, PudoSe
     return this.shipping.cancel(barcode, settings, options);
   }
 
+  /** PostNL's label call without confirming: PostNL checks the booking and announces nothing. */
+  validateBooking(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    return this.shipping.validate(request, settings, options);
+  }
+
   findBooking(request: BookRequest, settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): Promise<FoundBooking> {
     return this.shipping.findBooking(request, settings, options);
   }

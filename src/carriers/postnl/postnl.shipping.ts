@@ -121,6 +121,55 @@ export class PostnlShipping {
   }
 
   /**
+   * PostNL checks the booking without announcing it: the same label call with `confirm=false` (PostNL validates
+   * it and renders labels that nobody receives), for barcodes reserved for it. A refusal is one as `book` maps it.
+   */
+  async validate(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    const context = this.api.context(settings, options);
+    if (!isContext(context)) return context;
+    const barcodes: string[] = [];
+    for (const _parcel of request.parcels) {
+      const barcode = await this.barcode(context);
+      if (typeof barcode !== 'string') return barcode;
+      barcodes.push(barcode);
+    }
+    const format = labelFormatOf(request, context.settings);
+    const response = await this.api.send(context, {
+      method: 'POST',
+      path: `${LABEL_PATH}?confirm=false`,
+      body: labelRequest(request, context.settings, format, barcodes, context.now),
+      retry: true,
+      maxBytes: LABEL_ANSWER_BYTES,
+      timeoutMs: this.api.labelTimeoutMs(),
+    });
+    if ('retryable' in response) return response;
+    const body = response.json();
+    const errors = errorsOf(body);
+    const shipments = response.status === 200 ? readLabelAnswer(body) : null;
+    if (errors.length > 0 && (shipments || (response.status >= 400 && response.status < 500))) {
+      return {
+        status: 'error',
+        retryable: false,
+        message: this.say(context, `PostNL refused the booking (HTTP ${response.status}): ${describeErrors(errors)}`),
+        field_errors: fieldErrorsOf(errors, request, barcodes).map((e) => ({ ...e, message: this.say(context, e.message) })),
+      };
+    }
+    if (!shipments) {
+      return {
+        status: 'error',
+        retryable: response.status >= 500 || response.status === 200,
+        message: this.say(context, `PostNL's check could not be read (HTTP ${response.status}): ${snippet(response)}`),
+      };
+    }
+    const warnings = shipments.flatMap((s) => s.warnings).filter(Boolean);
+    return { status: 'ok', ...(warnings.length > 0 ? { warnings } : {}) };
+  }
+
+  /**
    * PostNL has no call to withdraw a confirmed parcel. A label PostNL has not received (only its pre-announcement
    * is known, or nothing) is released here and left unused; one PostNL has scanned is refused with the reason.
    */

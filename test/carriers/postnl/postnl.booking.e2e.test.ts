@@ -253,6 +253,21 @@ describe('postnl booking end to end', () => {
     expect(postnl.confirmed.length).toBe(before);
   });
 
+  it('checks a booking with PostNL without announcing it (a label call with confirm=false): valid, or PostNL’s refusal as a 4030 on our field', async () => {
+    const before = postnl.confirmed.length;
+    const rendering = postnl.labelCalls(false).length;
+    const valid = await api('POST', '/v5/booking/validate/', { shipment_uuid: await shipment(), carrier_reference: 'postnl' });
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().data).toEqual({ valid: true, carrier_checked: true, warnings: [] });
+    const uuid = await shipment({ recipient_address: { ...CONSUMER_NL, postal_code: '9999 ZZ' } });
+    const invalid = await api('POST', '/v5/booking/validate/', { shipment_uuid: uuid, carrier_reference: 'postnl' });
+    expect(invalid.statusCode, invalid.body).toBe(400);
+    expect(invalid.json().api_response).toBe('4030');
+    expect(invalid.json().data.errors.recipient_address.postal_code[0].standard_error_message).toContain('1280203');
+    expect(postnl.labelCalls(false).length - rendering).toBe(2);
+    expect(postnl.confirmed.length).toBe(before);
+  });
+
   it('our own checks come first: no customer code, a product for another use, a point product without a point, abroad', async () => {
     const noContract = await api('POST', '/v5/booking/', { shipment_uuid: await shipment(), carrier_reference: 'postnl-tracking' });
     expect(noContract.statusCode).toBe(400);

@@ -101,6 +101,29 @@ describe('postnl booking at a local PostNL', () => {
     expect(partial).toMatchObject({ status: 'error', retryable: true });
   });
 
+  it('validateBooking: PostNL’s warnings, a refusal on our field, an unreadable answer to be asked again; never a confirming call', async () => {
+    server.once(LABEL_PATH, {
+      status: 200,
+      body: {
+        ResponseShipments: [{ Barcode: '3SDEVC520000001', Labels: [], Warnings: [{ Code: '6001', Description: 'Street corrected' }] }],
+      },
+    });
+    expect(await adapter.validateBooking(bookRequest(), BOOKING_SETTINGS, now())).toEqual({
+      status: 'ok',
+      warnings: ['6001 Street corrected'],
+    });
+    const refused = await adapter.validateBooking(
+      bookRequest({ recipient: { ...CONSUMER_NL, postal_code: '9999ZZ' } }),
+      BOOKING_SETTINGS,
+      now(),
+    );
+    expect(refused.status === 'error' && refused.field_errors?.map((e) => e.path)).toEqual([['recipient_address', 'postal_code']]);
+    server.once(LABEL_PATH, { status: 200, body: {} });
+    expect(await adapter.validateBooking(bookRequest(), BOOKING_SETTINGS, now())).toMatchObject({ status: 'error', retryable: true });
+    expect(postnl.labelCalls(true)).toHaveLength(0);
+    expect(postnl.confirmed).toHaveLength(0);
+  });
+
   it('cancel: released while PostNL only has the pre-announcement or nothing; refused once PostNL has the parcel; never a call for what is no barcode', async () => {
     const booked = await adapter.book(bookRequest(), BOOKING_SETTINGS, now());
     if (booked.status !== 'ok') throw new Error(booked.message);
