@@ -41,7 +41,7 @@ function isError(value: CarrierResponse | CarrierError): value is CarrierError {
 /**
  * FedEx through its Track API (REST, OAuth 2.0 client credentials): up to 30 numbers per call, every scan,
  * the estimated delivery window, and the signature proof of delivery of delivered pieces. Booking through the
- * Ship API (create and cancel shipments: `fdxglb.shipping.ts`) and Hold at Location search through the
+ * Ship API (create, validate and cancel shipments: `fdxglb.shipping.ts`) and Hold at Location search through the
  * Locations API (`fdxglb.locations.ts`), with the Ship project's credentials when they are set apart (FedEx
  * keeps the Track API in a project of its own), else the tracking ones. docs/carriers/fdxglb.md describes the
  * APIs, their limits and what is mapped.
@@ -130,6 +130,14 @@ export class FedexCarrier extends HttpCarrier implements BookingCapable, PudoSea
     options?: { now?: Date; signal?: AbortSignal },
   ): Promise<{ status: 'ok' } | BookingError> {
     return this.shipping.cancel(trackingNumber, settings, options);
+  }
+
+  validateBooking(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    return this.shipping.validate(request, settings, options);
   }
 
   searchPudo(

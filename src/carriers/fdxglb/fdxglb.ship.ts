@@ -16,12 +16,14 @@ import {
 
 /**
  * Our booking request → FedEx's Create Shipment request (`POST /ship/v1/shipments`), its answer → what we keep,
- * and the Cancel Shipment request (`PUT /ship/v1/shipments/cancel`). Pure. Field names and values: the Ship API's
+ * the Validate Shipment request (`POST /ship/v1/shipments/packages/validate`) and the Cancel Shipment request
+ * (`PUT /ship/v1/shipments/cancel`). Pure. Field names and values: the Ship API's
  * OpenAPI document (Shipment-Resource); docs/carriers/fdxglb.md says which field comes from where.
  */
 
 export const SHIP_PATH = '/ship/v1/shipments';
 export const CANCEL_PATH = '/ship/v1/shipments/cancel';
+export const VALIDATE_PATH = '/ship/v1/shipments/packages/validate';
 
 /** FedEx's `imageType` and label stock for each of our formats (FedEx renders all three itself). */
 const IMAGE_TYPES: Record<LabelFormat, { imageType: string; labelStockType: string }> = {
@@ -215,6 +217,27 @@ export function shipRequest(request: BookRequest, settings: CarrierSettings, for
       }),
     },
   };
+}
+
+/**
+ * The Validate Shipment body: the Create Shipment request without what FedEx's validation does not take
+ * (`labelResponseOptions`, `totalPackageCount`) and with the first parcel only ("This is shipment level validation
+ * hence supports validation for single piece shipment only").
+ */
+export function validateRequest(request: BookRequest, settings: CarrierSettings, format: LabelFormat): Json {
+  const ship = shipRequest({ ...request, parcels: request.parcels.slice(0, 1) }, settings, format);
+  const { totalPackageCount: _count, ...requestedShipment } = ship.requestedShipment as Json;
+  return { accountNumber: ship.accountNumber, requestedShipment };
+}
+
+/** The warnings of a Validate Shipment answer (HTTP 200: `output.alerts` of type WARNING); null when unreadable. */
+export function readValidateResponse(body: unknown): string[] | null {
+  const output = object(object(body)?.output);
+  if (!output) return null;
+  return many(output.alerts)
+    .filter((alert) => text(alert.alertType)?.toUpperCase() === 'WARNING')
+    .map((alert) => [text(alert.code), text(alert.message)].filter(Boolean).join(': '))
+    .filter(Boolean);
 }
 
 /** The Cancel Shipment body: every package of the shipment whose (master) tracking number is given. */

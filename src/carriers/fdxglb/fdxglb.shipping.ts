@@ -12,12 +12,15 @@ import {
   type FedexShipResult,
   readCancelResponse,
   readShipResponse,
+  readValidateResponse,
   SHIP_PATH,
   shipRequest,
+  VALIDATE_PATH,
+  validateRequest,
 } from './fdxglb.ship.js';
 
 /**
- * FedEx booking calls: Create Shipment and Cancel Shipment, through the adapter's transport (`FedexApi`: the Ship
+ * FedEx booking calls: Create Shipment, Validate Shipment and Cancel Shipment, through the adapter's transport (`FedexApi`: the Ship
  * project's token and limits). A ship call is sent once and never again by the transport (`retry: false`): an
  * answer lost after sending is `outcome_unknown`. FedEx offers no lookup of a shipment by our reference in the
  * Ship API, so the adapter has no `findBooking`: such a booking stays unknown until the merchant releases it.
@@ -97,6 +100,53 @@ export class FedexShipping {
       status: 'error',
       retryable: false,
       message: this.say(context, `FedEx did not book (HTTP ${response.status}): ${snippet(response)}`),
+    };
+  }
+
+  /**
+   * Asks FedEx to check the booking without booking it (Validate Shipment): FedEx's refusals come back as field
+   * errors, its warnings as warnings. FedEx validates one piece: a booking of several parcels is checked with its
+   * first (the others' weights and sizes are checked by `checkFedexBooking`). A read: the transport may repeat it.
+   */
+  async validate(
+    request: BookRequest,
+    settings: CarrierSettings,
+    options: { now: Date; signal?: AbortSignal },
+  ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError> {
+    const context = this.api.context(settings, options);
+    if (!isContext(context)) return context;
+    const response = await this.api.send(context, {
+      method: 'POST',
+      path: VALIDATE_PATH,
+      body: validateRequest(request, context.settings, labelFormatOf(request, context.settings)),
+      retry: true,
+    });
+    if ('retryable' in response) return response;
+    const body = response.json();
+    if (response.status === 200) {
+      const warnings = readValidateResponse(body);
+      if (warnings === null)
+        return {
+          status: 'error',
+          retryable: true,
+          message: this.say(context, `FedEx's validation answer could not be read: ${snippet(response)}`),
+        };
+      const several = request.parcels.length > 1 ? ['FedEx validates one piece: the shipment was checked with its first parcel.'] : [];
+      return { status: 'ok', warnings: [...warnings, ...several].map((w) => this.say(context, w)) };
+    }
+    const errors = fedexErrors(body);
+    if (response.status >= 400 && response.status < 500 && errors.length > 0) {
+      return {
+        status: 'error',
+        retryable: false,
+        message: this.say(context, `FedEx refused the shipment (HTTP ${response.status}): ${describeErrors(errors)}`),
+        field_errors: fieldErrorsOf(errors, request).map((e) => ({ ...e, message: this.say(context, e.message) })),
+      };
+    }
+    return {
+      status: 'error',
+      retryable: response.status >= 500,
+      message: this.say(context, `FedEx's validation answer could not be read (HTTP ${response.status}): ${snippet(response)}`),
     };
   }
 

@@ -12,12 +12,13 @@ import {
   SHIP_PATH,
   SPLIT_SETTINGS,
   TOKEN_PATH,
+  VALIDATE_PATH,
 } from './fedex-ship-server.js';
 
 /**
  * Through the HTTP API, on SQLite or PostgreSQL: a FedEx configuration with an account number and the Ship API in
  * a project of its own, pointed at one local FedEx by `WAYBILL_CARRIER_FDXGLB_BASE_URL` (OAuth, Ship, Locations):
- * labels in PDF, PNG and ZPL, several parcels, the commercial invoice across a border, a return label, a location
+ * labels in PDF, PNG and ZPL, FedEx's validation without booking, several parcels, the commercial invoice across a border, a return label, a location
  * search and a booking to a location, a FedEx refusal as 4030 naming our field, a lost answer that is not booked
  * twice, cancelling through the cancel route, and the catalogue entry.
  */
@@ -218,6 +219,20 @@ describe('fdxglb booking end to end', () => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().api_response).toBe('4030');
     expect(res.json().data.errors.recipient_address.postal_code[0].standard_error_message).toContain('RECIPIENT.POSTALSTATE.MISMATCH');
+    expect(fedex.booked.length).toBe(before);
+  });
+
+  it('validates a shipment with FedEx without booking it: valid, and FedEx’s refusal as 4030 on our field', async () => {
+    const before = fedex.booked.length;
+    const valid = await api('POST', '/v5/booking/validate/', { shipment_uuid: await shipment(), carrier_reference: 'fedex' });
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().data).toEqual({ valid: true, carrier_checked: true, warnings: [] });
+    const uuid = await shipment({ recipient_address: { ...CONSUMER_US, postal_code: '0700' } });
+    const invalid = await api('POST', '/v5/booking/validate/', { shipment_uuid: uuid, carrier_reference: 'fedex' });
+    expect(invalid.statusCode, invalid.body).toBe(400);
+    expect(invalid.json().api_response).toBe('4030');
+    expect(invalid.json().data.errors.recipient_address.postal_code[0].standard_error_message).toContain('RECIPIENT.POSTALSTATE.MISMATCH');
+    expect(server.to(VALIDATE_PATH)).toHaveLength(2);
     expect(fedex.booked.length).toBe(before);
   });
 

@@ -14,6 +14,7 @@ import {
   SHIP_PATH,
   SPLIT_SETTINGS,
   TOKEN_PATH,
+  VALIDATE_PATH,
 } from './fedex-ship-server.js';
 
 /** The adapter's booking, cancel and location search against the local FedEx, which checks every request. */
@@ -267,6 +268,30 @@ describe('fdxglb booking against a local FedEx', () => {
     const calls = fedex.server.to(CANCEL_PATH).length;
     expect(await fedex.adapter.cancel('1Z999', BOOKING_SETTINGS)).toMatchObject({ status: 'error', retryable: false });
     expect(fedex.server.to(CANCEL_PATH)).toHaveLength(calls);
+  });
+
+  it('validates without booking: FedEx’s warnings, its refusals on our fields, one piece of several', async () => {
+    expect(await fedex.adapter.validateBooking(bookRequest(), BOOKING_SETTINGS, now())).toEqual({ status: 'ok', warnings: [] });
+    const sent = JSON.parse(fedex.server.to(VALIDATE_PATH)[0].body);
+    expect(Object.keys(sent).sort()).toEqual(['accountNumber', 'requestedShipment']);
+    expect(sent.requestedShipment.totalPackageCount).toBeUndefined();
+    const toCanada = bookRequest({ recipient: { ...CONSUMER_CA }, shipping_service: 'FEDEX_INTERNATIONAL_PRIORITY', line_items: [MUG] });
+    const parcels = [bookRequest().parcels[0], { weight_grams: 900, dimensions_cm: null }];
+    expect(await fedex.adapter.validateBooking({ ...toCanada, parcels }, BOOKING_SETTINGS, now())).toEqual({
+      status: 'ok',
+      warnings: [
+        'COMMODITY.WEIGHT.ESTIMATED: Commodity weights were estimated.',
+        'FedEx validates one piece: the shipment was checked with its first parcel.',
+      ],
+    });
+    expect(JSON.parse(fedex.server.to(VALIDATE_PATH)[1].body).requestedShipment.requestedPackageLineItems).toHaveLength(1);
+    const refused = await fedex.adapter.validateBooking(
+      bookRequest({ recipient: { ...CONSUMER_US, postal_code: '0700' } }),
+      BOOKING_SETTINGS,
+      now(),
+    );
+    expect(refused).toMatchObject({ status: 'error', retryable: false, field_errors: [{ path: ['recipient_address', 'postal_code'] }] });
+    expect(fedex.routes.booked).toHaveLength(0);
   });
 
   it('searches FedEx locations by postal code and by point, within a country', async () => {

@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 /**
- * JSON Schemas of the FedEx requests the local FedEx checks: Create Shipment, Cancel Shipment and Find
- * Locations. Written by us from FedEx's documentation of the Ship API and the Locations API (their OpenAPI
+ * JSON Schemas of the FedEx requests the local FedEx checks: Create Shipment, Validate Shipment, Cancel
+ * Shipment and Find Locations. Written by us from FedEx's documentation of the Ship API and the Locations API (their OpenAPI
  * documents Shipment-Resource.json and Locations-Resource.json on developer.fedex.com, read 2026-11-29, and
  * their field descriptions): FedEx publishes those documents under its developer terms, with no licence that
  * allows copying them here, so nothing of them is vendored. Each object lists the properties FedEx documents
@@ -344,6 +344,26 @@ export const CREATE_SHIPMENT = obj(
   ['accountNumber', 'labelResponseOptions', 'requestedShipment'],
 );
 
+/** Validate Shipment: the shipment without what only Create Shipment takes (`RequestedShipmentVerify`). */
+const SHIP_ONLY = [
+  'expressFreightDetail',
+  'totalPackageCount',
+  'soldTo',
+  'recipientLocationNumber',
+  'totalDeclaredValue',
+  'masterTrackingId',
+];
+export const VALIDATE_SHIPMENT = obj(
+  {
+    requestedShipment: {
+      ...requestedShipment,
+      properties: Object.fromEntries(Object.entries(requestedShipment.properties).filter(([name]) => !SHIP_ONLY.includes(name))),
+    },
+    accountNumber: account,
+  },
+  ['requestedShipment'],
+);
+
 export const CANCEL_SHIPMENT = obj(
   {
     accountNumber: account,
@@ -414,10 +434,11 @@ export const FIND_LOCATIONS = obj(
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators: Record<string, ValidateFunction> = {};
 
-export type FedexSchema = 'create-shipment' | 'cancel-shipment' | 'find-locations';
+export type FedexSchema = 'create-shipment' | 'validate-shipment' | 'cancel-shipment' | 'find-locations';
 
 const SCHEMAS: Record<FedexSchema, object> = {
   'create-shipment': CREATE_SHIPMENT,
+  'validate-shipment': VALIDATE_SHIPMENT,
   'cancel-shipment': CANCEL_SHIPMENT,
   'find-locations': FIND_LOCATIONS,
 };

@@ -28,6 +28,7 @@ export const SPLIT_SETTINGS = { ...BOOKING_SETTINGS, ship_client_id: SHIP_CLIENT
 export const TOKEN_PATH = '/oauth/token';
 export const SHIP_PATH = '/ship/v1/shipments';
 export const CANCEL_PATH = '/ship/v1/shipments/cancel';
+export const VALIDATE_PATH = '/ship/v1/shipments/packages/validate';
 export const LOCATIONS_PATH = '/location/v1/locations';
 
 export interface BookedAtFedex {
@@ -77,6 +78,7 @@ export class FedexShipRoutes {
       .on('POST', TOKEN_PATH, (request) => routes.token(request))
       .on('POST', '/track/v1/trackingnumbers', (request) => ({ body: answerFor(request.body) }))
       .on('POST', SHIP_PATH, (request) => routes.guarded(request, 'create-shipment', (body) => routes.ship(body)))
+      .on('POST', VALIDATE_PATH, (request) => routes.guarded(request, 'validate-shipment', (body) => routes.validate(body)))
       .on('PUT', CANCEL_PATH, (request) => routes.guarded(request, 'cancel-shipment', (body) => routes.cancel(body)))
       .on('POST', LOCATIONS_PATH, (request) => routes.guarded(request, 'find-locations', (body) => routes.locate(body)));
     return routes;
@@ -134,7 +136,8 @@ export class FedexShipRoutes {
     return `${body}${fedexExpressCheckDigit(`${body}0`)}`;
   }
 
-  private async ship(body: any): Promise<ScriptedReply> {
+  /** FedEx's rules for a shipment (account, parties, service, units, special services, customs): the refusal, or null. */
+  private refusal(body: any): ScriptedReply | null {
     const shipment = body.requestedShipment;
     if (body.accountNumber.value !== ACCOUNT || shipment.shippingChargesPayment.payor?.responsibleParty.accountNumber.value !== ACCOUNT)
       return refusal(400, 'ACCOUNTNUMBER.REGISTRATION.REQUIRED', 'Please enter a valid 9-digit FedEx account number.');
@@ -193,6 +196,41 @@ export class FedexShipRoutes {
       if (clearance.commodities.some((c: any) => !c.countryOfManufacture || !c.harmonizedCode || !c.customsValue))
         return this.fault('commodities need countryOfManufacture, harmonizedCode and customsValue');
     }
+
+    return null;
+  }
+
+  /** Validate Shipment: the same rules as Create Shipment, one piece, nothing booked; alerts in the answer. */
+  private async validate(body: any): Promise<ScriptedReply> {
+    if (body.requestedShipment.requestedPackageLineItems.length !== 1) return this.fault('validation takes a single-piece shipment only');
+    const refused = this.refusal({ ...body, requestedShipment: { ...body.requestedShipment, totalPackageCount: 1 } });
+    if (refused) return refused;
+    const international = body.requestedShipment.shipper.address.countryCode !== body.requestedShipment.recipients[0].address.countryCode;
+    return {
+      body: {
+        transactionId: 'local-fedex-validate',
+        output: {
+          alerts: [
+            { code: 'SHIPMENT.VALIDATION.SUCCESS', alertType: 'NOTE', message: 'Shipment validated successfully. No errors found.' },
+            ...(international
+              ? [{ code: 'COMMODITY.WEIGHT.ESTIMATED', alertType: 'WARNING', message: 'Commodity weights were estimated.' }]
+              : []),
+          ],
+        },
+      },
+    };
+  }
+
+  private async ship(body: any): Promise<ScriptedReply> {
+    const refused = this.refusal(body);
+    if (refused) return refused;
+    const shipment = body.requestedShipment;
+    const from = shipment.shipper.address.countryCode;
+    const to = shipment.recipients[0].address.countryCode;
+    const items = shipment.requestedPackageLineItems;
+    const special: string[] = shipment.shipmentSpecialServices?.specialServiceTypes ?? [];
+    const clearance = shipment.customsClearanceDetail;
+    const documents: string[] = shipment.shippingDocumentSpecification?.shippingDocumentTypes ?? [];
 
     const pieces = items.map(() => this.trackingNumber());
     const master = pieces[0];
