@@ -41,8 +41,9 @@ export const POSTNL_BOOKING_SETTINGS = {
 };
 
 /**
- * `ProductCodeDelivery` values we book, for a Dutch contract (sent from the Netherlands). Source: PostNL
- * Developer Portal, product codes (Dutch domestic and Parcels EU), read 2026-11-29.
+ * `ProductCodeDelivery` values we book, for a Dutch contract (sent from the Netherlands). Sources, read 2026-11-29:
+ * PostNL Developer Portal pages naming them (use cases, the Belgium and Brexit pages, Smart Returns); each code's
+ * source is in docs/carriers/postnl.md.
  */
 export const POSTNL_PRODUCTS: readonly BookingProduct[] = [
   { code: '3085', name: 'Standard shipment', types: ['outbound'], destinations: ['domestic'] },
