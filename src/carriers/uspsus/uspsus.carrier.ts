@@ -26,6 +26,11 @@ import { type UspsApi, type UspsCall, UspsShipping } from './uspsus.shipping.js'
 
 const TABLE = { ...USPS_CODES, ...USPS_CATEGORIES };
 const HOUR_MS = 3_600_000;
+/**
+ * How long a label call waits for USPS when `WAYBILL_CARRIER_USPSUS_TIMEOUT_SECONDS` is not set; the booking's own
+ * deadline still applies. Past it the label may have been made: the booking is `outcome_unknown`.
+ */
+const LABEL_TIMEOUT_SECONDS = 60;
 
 /** What USPS accepts as a tracking number (`TrackingRequestBody.trackingNumber`: 4 to 34 letters and digits). */
 const ACCEPTED = /^[A-Z0-9]{4,34}$/;
@@ -80,6 +85,10 @@ export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSear
   /** Label, cancel and locator calls: USPS's OAuth token, and the payment authorization where postage is spent. */
   private readonly api: UspsApi = {
     now: () => this.kit.now(),
+    labelTimeoutMs: () => {
+      const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
+      return (Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : LABEL_TIMEOUT_SECONDS) * 1000;
+    },
     context: (settings, options) => this.prepare(settings, options),
     send: (context, call) => this.send(context, call),
   };

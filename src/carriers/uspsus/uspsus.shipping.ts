@@ -32,13 +32,14 @@ export interface UspsCall {
 /** What the adapter gives its booking calls: settings checked, and a call with USPS's tokens. */
 export interface UspsApi {
   now(): number;
+  /** How long a label call waits for USPS (the operator's `WAYBILL_CARRIER_USPSUS_TIMEOUT_SECONDS`, else 60 s). */
+  labelTimeoutMs(): number;
   context(settings: CarrierSettings, options: { now: Date; signal?: AbortSignal }): CallContext | CarrierError;
   send(context: CallContext, call: UspsCall): Promise<CarrierResponse | CarrierError>;
 }
 
 /** A label answer with its image in base64: a PDF label is some 100 KiB, well inside 16 MiB. */
 const LABEL_ANSWER_BYTES = 16 * 1_048_576;
-const LABEL_TIMEOUT_MS = 60_000;
 /** Statuses of an answer that may come after USPS made the label (a gateway or server failing mid-way). */
 const MAYBE_BOOKED = [500, 502, 504];
 
@@ -79,7 +80,7 @@ export class UspsShipping {
       payment: true,
       retry: false,
       maxBytes: LABEL_ANSWER_BYTES,
-      timeoutMs: LABEL_TIMEOUT_MS,
+      timeoutMs: this.api.labelTimeoutMs(),
     });
     if ('retryable' in response) return this.notAnswered(response);
     if (response.status === 200 || response.status === 201) {

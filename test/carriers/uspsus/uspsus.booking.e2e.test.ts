@@ -30,7 +30,7 @@ describe('uspsus booking end to end', () => {
   beforeAll(async () => {
     server = await uspsServer();
     usps = UspsLabelRoutes.install(server);
-    t = await createTestApp({ env: { WAYBILL_CARRIER_USPSUS_BASE_URL: server.url } });
+    t = await createTestApp({ env: { WAYBILL_CARRIER_USPSUS_BASE_URL: server.url, WAYBILL_CARRIER_USPSUS_TIMEOUT_SECONDS: '2' } });
     acct = await t.account({
       features: ['booking', 'returns'],
       carriers: [
@@ -270,6 +270,29 @@ describe('uspsus booking end to end', () => {
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('POST /v5/booking/cancel/');
     expect(usps.labelCalls().length - calls).toBe(1);
+  });
+
+  it('a label call that times out is sent once; the merchant releases the reservation and books again', async () => {
+    const uuid = await shipment();
+    const calls = usps.labelCalls().length;
+    server.once(LABEL_PATH, { hang: true });
+    const lost = await book({ shipment_uuid: uuid });
+    expect(lost.statusCode, lost.body).toBe(503);
+    expect(lost.body).toMatch(/may have booked/);
+    expect(usps.labelCalls().length - calls).toBe(1);
+    const again = await book({ shipment_uuid: uuid });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().data.errors.shipment_uuid[0].standard_error_message).toMatch(/no answer/);
+    expect(usps.labelCalls().length - calls).toBe(1);
+    // Released by the merchant (after checking USPS): nothing to cancel at USPS, as no label number is known.
+    const cancels = server.to(CANCEL_PATH).length;
+    const released = await api('POST', '/v5/booking/cancel/', { shipment_uuid: uuid });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json().data).toMatchObject({ status: 'cancelled', carrier_shipment_identifier: null });
+    expect(server.to(CANCEL_PATH).length).toBe(cancels);
+    const rebooked = await book({ shipment_uuid: uuid });
+    expect(rebooked.statusCode, rebooked.body).toBe(200);
+    expect(usps.labelCalls().length - calls).toBe(2);
   });
 
   it('cancels a label through the cancel route; the shipment can be booked again; a cancel USPS refuses is a 4030 with its message', async () => {
