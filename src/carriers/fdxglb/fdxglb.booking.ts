@@ -34,6 +34,15 @@ export const FEDEX_BOOKING_SETTINGS = {
     ),
   ),
   ship_client_secret: Type.Optional(secret(CredentialText('Secret key of that Ship project'))),
+  pickup_type: Type.Optional(
+    Type.Union(
+      [Type.Literal('DROPOFF_AT_FEDEX_LOCATION'), Type.Literal('USE_SCHEDULED_PICKUP'), Type.Literal('CONTACT_FEDEX_TO_SCHEDULE')],
+      {
+        description:
+          'How parcels reach FedEx: DROPOFF_AT_FEDEX_LOCATION (default), USE_SCHEDULED_PICKUP (a regular pickup) or CONTACT_FEDEX_TO_SCHEDULE',
+      },
+    ),
+  ),
   label_format: Type.Optional(
     Type.Union([Type.Literal('pdf'), Type.Literal('png'), Type.Literal('zpl')], {
       description: 'Label format when a booking does not choose one: pdf (default), png or zpl (ZPLII)',

@@ -178,7 +178,7 @@ export function shipRequest(request: BookRequest, settings: CarrierSettings, for
       shipDatestamp: request.date,
       shipper: party(sender),
       recipients: [party(recipient, { residential })],
-      pickupType: 'DROPOFF_AT_FEDEX_LOCATION',
+      pickupType: typeof settings.pickup_type === 'string' ? settings.pickup_type : 'DROPOFF_AT_FEDEX_LOCATION',
       serviceType: request.shipping_service ?? '',
       packagingType: 'YOUR_PACKAGING',
       totalWeight: Math.round(weights.reduce((sum, w) => sum + w, 0) * 10) / 10,

@@ -35,7 +35,12 @@ describe('fdxglb booking end to end', () => {
     acct = await t.account({
       features: ['booking', 'returns'],
       carriers: [
-        { carrier_reference: 'fedex', carrier_id: 'fdxglb', booking: ['outbound', 'return'], settings: { ...SPLIT_SETTINGS } },
+        {
+          carrier_reference: 'fedex',
+          carrier_id: 'fdxglb',
+          booking: ['outbound', 'return'],
+          settings: { ...SPLIT_SETTINGS, search_country_code: 'US' },
+        },
         {
           carrier_reference: 'fedex-noaccount',
           carrier_id: 'fdxglb',
@@ -181,7 +186,7 @@ describe('fdxglb booking end to end', () => {
     expect(sent.recipients[0].address.city).toBe('Memphis');
   });
 
-  it('finds FedEx locations by postal code and books a parcel to one of them (Hold at Location)', async () => {
+  it('finds FedEx locations by postal code and by point, and books a parcel to one of them (Hold at Location)', async () => {
     const found = await api('GET', '/v5/pudo-locations/', undefined, {
       carrier_reference: 'fedex',
       postal_code: '30303',
@@ -197,6 +202,18 @@ describe('fdxglb booking end to end', () => {
       address: { mapped_location_type: 'parcel_shop', postal_code: '30303', city: 'ATLANTA' },
     });
     expect(JSON.parse(server.to(LOCATIONS_PATH).at(-1)!.body).location).toEqual({ address: { postalCode: '30303', countryCode: 'US' } });
+    const byPoint = await api('GET', '/v5/pudo-locations/', undefined, {
+      carrier_reference: 'fedex',
+      lat: '33.7537',
+      lng: '-84.3863',
+      radius_meters: '5000',
+    });
+    expect(byPoint.statusCode, byPoint.body).toBe(200);
+    expect(byPoint.json().data.map((l: { pudo_location_id: string }) => l.pudo_location_id)).toEqual(['ATLWB', 'ATLWC', 'ATLWD']);
+    expect(JSON.parse(server.to(LOCATIONS_PATH).at(-1)!.body)).toMatchObject({
+      locationSearchCriterion: 'GEOGRAPHIC_COORDINATES',
+      location: { address: { countryCode: 'US' }, longLat: { latitude: '33.7537', longitude: '-84.3863' } },
+    });
 
     const res = await book({
       shipment_uuid: await shipment({

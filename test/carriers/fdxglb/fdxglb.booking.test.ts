@@ -95,7 +95,10 @@ describe('fdxglb booking against a local FedEx', () => {
     const png = booked(await fedex.adapter.book(bookRequest({ carrier_metadata: { label_format: 'png' } }), BOOKING_SETTINGS, now()));
     expect(png.labels[0]).toMatchObject({ format: 'png' });
     expect(bytesOf(png.labels[0]).equals(pngLabel(png.tracking_number))).toBe(true);
-    const zpl = booked(await fedex.adapter.book(bookRequest(), { ...BOOKING_SETTINGS, label_format: 'zpl' }, now()));
+    const zpl = booked(
+      await fedex.adapter.book(bookRequest(), { ...BOOKING_SETTINGS, label_format: 'zpl', pickup_type: 'USE_SCHEDULED_PICKUP' }, now()),
+    );
+    expect(fedex.routes.lastShipment().pickupType).toBe('USE_SCHEDULED_PICKUP');
     expect(zpl.labels[0]).toMatchObject({ format: 'zpl' });
     expect(bytesOf(zpl.labels[0]).toString()).toBe(zplLabel(zpl.tracking_number));
     expect(fedex.routes.lastShipment().labelSpecification).toEqual({
