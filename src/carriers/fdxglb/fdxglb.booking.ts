@@ -284,6 +284,13 @@ export function checkFedexBooking(request: BookRequest, settings: CarrierSetting
         message: 'This FedEx configuration has no account number (settings.account_number, 9 digits); FedEx books only with one.',
       });
     }
+    if (Boolean(settings.ship_client_id) !== Boolean(settings.ship_client_secret)) {
+      errors.push({
+        path: ['carrier_reference'],
+        message:
+          'This FedEx configuration has only one of ship_client_id and ship_client_secret: set both (the Ship project’s keys) or neither.',
+      });
+    }
     const product = FEDEX_PRODUCTS.find((p) => p.code === request.shipping_service);
     if (!request.shipping_service) {
       errors.push({

@@ -18,6 +18,10 @@ describe('fdxglb checkBooking', () => {
     expect(paths(errors)).toEqual(['carrier_reference']);
     expect(errors[0].message).toContain('account_number');
     expect(paths(check({}, { ...BOOKING_SETTINGS, account_number: '12345' }))).toEqual(['carrier_reference']);
+    const half = check({}, { ...BOOKING_SETTINGS, ship_client_id: 'ship-key' });
+    expect(paths(half)).toEqual(['carrier_reference']);
+    expect(half[0].message).toContain('ship_client_secret');
+    expect(check({}, { ...BOOKING_SETTINGS, ship_client_id: 'ship-key', ship_client_secret: 'ship-secret' })).toEqual([]);
   });
 
   it('needs a FedEx service type it books, and one that returns for a return', () => {
