@@ -40,6 +40,9 @@ import { PudoService } from './domain/pudo/pudo.service.js';
 import { ReturnPolicyService } from './domain/returns/return-policy.service.js';
 import { ReturnsService } from './domain/returns/returns.service.js';
 import { ReturnsInfoReader } from './domain/returns/returns-info.reader.js';
+import { PortalLabelSink } from './domain/returns-portal/portal-label.sink.js';
+import { ReturnLabels } from './domain/returns-portal/return-labels.js';
+import { ReturnsPortalService } from './domain/returns-portal/returns-portal.service.js';
 import { ManualEventsService } from './domain/shipments/manual-events.service.js';
 import { ProofOfDeliveryService } from './domain/shipments/proof-of-delivery.service.js';
 import { ShipmentReader } from './domain/shipments/shipment.reader.js';
@@ -60,6 +63,7 @@ import { HousekeepingTask } from './jobs/housekeeping.task.js';
 import { LabelRenderJob } from './jobs/label-render.job.js';
 import { NotificationSendJob } from './jobs/notification-send.job.js';
 import { PushSubscriber } from './jobs/push-subscriber.js';
+import { ReturnLabelJob } from './jobs/return-label.job.js';
 import { TrackingPoller } from './jobs/tracking-poller.js';
 import { WebhookDeliveryJob } from './jobs/webhook-delivery.job.js';
 import { Worker } from './jobs/worker.js';
@@ -86,6 +90,8 @@ export interface AppContext {
   tracking: TrackingService;
   returns: ReturnsService;
   returnPolicies: ReturnPolicyService;
+  /** The consumer's returns portal (`/returns/{portal_reference}`). */
+  returnsPortal: ReturnsPortalService;
   files: FileStore;
   labels: LabelRenderer;
   documents: DocumentsService;
@@ -183,7 +189,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   );
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
-  const returns = new ReturnsService(repos, shipments, outbox, clock);
+  // A portal return the merchant approves gets its label booked by a job.
+  const returns = new ReturnsService(repos, shipments, new PortalLabelSink(outbox, () => clock.now().toISOString()), clock);
   const transitCells = new TransitCells(() => clock.now().getTime());
   const deliveryLearner = new DeliveryLearner(new DeliveryPredictor(transitCells), transitCells, config.predictionScope);
   const deliveryLearning = new DeliveryLearningTask(repos, deliveryLearner);
@@ -205,6 +212,19 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const pudo = new PudoService(repos, carriers, carrierConfigs, clock);
   const bookingCompletion = new BookingCompletion(repos, documents, labels, files, clock, log, returns, outbox, trackingStops);
   const bookings = new BookingsService(repos, carriers, carrierConfigs, pudo, bookingCompletion, clock, config.bookingLeaseMs);
+  const carrierWaits = new CarrierWaits(config.carrierWait);
+  const returnLabels = new ReturnLabels(repos, bookings, carrierWaits);
+  const returnsPortal = new ReturnsPortalService(
+    repos,
+    returnPolicies,
+    returns,
+    returnLabels,
+    carrierWaits,
+    documents,
+    pudo,
+    clock,
+    secrets.urlKey,
+  );
   const bookingCancellations = new BookingCancellations(repos, carriers, carrierConfigs, files, returns, outbox, clock);
   const labelJob = new LabelRenderJob(repos, labels, files, clock, outbox);
   const webhookEndpoints = new WebhookEndpointsService(repos, secrets, clock, config.allowPrivateWebhooks);
@@ -249,6 +269,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       new BookingReconcileJob(repos, carriers, carrierConfigs, bookingCompletion, clock),
       new CarrierStopJob(repos, carriers, carrierConfigs, clock),
       notificationJob,
+      new ReturnLabelJob(repos, returnLabels),
     ],
     [
       poller,
@@ -286,7 +307,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     pudo,
     bookings,
     bookingCancellations,
-    carrierWaits: new CarrierWaits(config.carrierWait),
+    carrierWaits,
+    returnsPortal,
     labelJob,
     webhookEndpoints,
     carrierPush,

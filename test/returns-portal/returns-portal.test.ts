@@ -14,6 +14,8 @@ describe('the returns portal', () => {
   let other: TestAccount;
   let ref: string;
   let otherRef: string;
+  /** The status page of a return left pending by one test, approved in the next. */
+  let pendingStatusUrl: string;
   const consumer = portalBrowser.bind(null);
 
   beforeAll(async () => {
@@ -151,8 +153,10 @@ describe('the returns portal', () => {
     expect(approved.statusCode, approved.body).toBe(200);
     const withButton = await browser.get(statusUrl);
     expect(withButton.body).toContain('data-status="approved"');
+    // The consumer asks before the job that books it runs; the job then finds it booked.
     const asked = await browser.post(`${statusUrl.split('?')[0]}/label`, { lang: 'en' });
     expect(asked.statusCode).toBe(303);
+    expect(asked.headers.location).not.toContain('label=failed');
     const ready = await browser.get(asked.headers.location as string);
     expect(ready.body).toContain('data-status="label_ready"');
     // Dropped off: the return carrier's points nearest the consumer's postal code.
@@ -195,12 +199,32 @@ describe('the returns portal', () => {
       [`item_${shirt}_reason`]: 'damaged',
       return_method: 'drop_off',
     });
-    expect((await first.browser.post(first.url, choose(first.page))).statusCode).toBe(303);
+    const made = await first.browser.post(first.url, choose(first.page));
+    expect(made.statusCode).toBe(303);
+    pendingStatusUrl = made.headers.location as string;
     const before = await returnsOf();
     const stale = await second.browser.post(second.url, choose(second.page));
     expect(stale.statusCode).toBe(422);
     expect(stale.body).toContain('This item can no longer be returned.');
     expect(await returnsOf()).toBe(before);
+  });
+
+  it('books the label of a pending return the merchant approves, by a job, once', async () => {
+    const browser = consumer(t);
+    const page = await browser.get(pendingStatusUrl);
+    expect(page.body).toContain('data-status="requested"');
+    const returnId = /<dt>Return number<\/dt><dd>([^<]+)<\/dd>/.exec(page.body)?.[1] as string;
+    const approved = await t.as(shop)('POST', '/v5/return/update/', { return_id: returnId, return_status: 'approved' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const jobs = () => t.context.database.db.selectFrom('jobs').select(['kind', 'status']).where('kind', '=', 'return.label').execute();
+    expect((await jobs()).length).toBeGreaterThan(0);
+    await t.context.worker.drain();
+    expect((await browser.get(pendingStatusUrl)).body).toContain('data-status="label_ready"');
+    const bookings = await t.context.database.db.selectFrom('bookings').select('id').execute();
+    // Approving again (an update of another field) books nothing more.
+    await t.as(shop)('POST', '/v5/return/update/', { return_id: returnId, internal_notes: 'checked' });
+    await t.context.worker.drain();
+    expect(await t.context.database.db.selectFrom('bookings').select('id').execute()).toHaveLength(bookings.length);
   });
 
   it('shows a return only by its signed link, and an order only in its own account’s portal', async () => {

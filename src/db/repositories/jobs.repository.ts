@@ -23,6 +23,8 @@ export interface JobPayloads {
   'notification.send': { notification_id: number };
   /** A number an aggregator follows that Waybill no longer does: stop it there (the job's account owns the configuration). */
   'carrier.stop': { carrier_reference: string; tracking_number: string };
+  /** A portal return the merchant approved: book its label with the account's return carrier. */
+  'return.label': { return_uuid: string };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -35,6 +37,7 @@ const KINDS: Record<JobKind, true> = {
   'booking.reconcile': true,
   'notification.send': true,
   'carrier.stop': true,
+  'return.label': true,
 };
 /** Every job kind: the worker refuses to start without a handler for each. */
 export const JOB_KINDS = Object.keys(KINDS) as readonly JobKind[];

@@ -3,7 +3,6 @@ import type { CarrierWaits } from '../../core/carrier-wait.js';
 import { RETURN_STATUS } from '../../core/return-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Caller } from '../auth.service.js';
-import type { BookingsService } from '../bookings/bookings.service.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { DomainError, ValidationError } from '../errors.js';
 import type { PudoService } from '../pudo/pudo.service.js';
@@ -15,6 +14,7 @@ import { FORM_ID, newFormId, ORDER_ACCESS_MS, orderAccessToken, portalReturnId, 
 import { contactMatches, type PortalItem, portalItems, type StoredLineItem } from './portal-items.js';
 import { approvedAtOnce, type ChosenItem, returnedLineItem, returnedWeightGrams } from './portal-return.js';
 import { type PortalReturnStatus, portalStatusOf } from './portal-status.js';
+import { portalCaller, type ReturnLabels } from './return-labels.js';
 
 /** An account's portal, as found by its reference: on, and of an account with returns. */
 export interface Portal {
@@ -76,7 +76,7 @@ export class ReturnsPortalService {
     private readonly repos: Repositories,
     private readonly policies: ReturnPolicyService,
     private readonly returns: ReturnsService,
-    private readonly bookings: BookingsService,
+    private readonly labels: ReturnLabels,
     private readonly carrierWaits: CarrierWaits,
     private readonly documents: DocumentsService,
     private readonly pudo: PudoService,
@@ -91,15 +91,9 @@ export class ReturnsPortalService {
     if (!found?.policy.enabled) return null;
     const account = await this.repos.accounts.findById(found.account_id);
     if (!account) return null;
-    const features = new Set(JSON.parse(account.features) as string[]);
-    if (!features.has('returns')) return null;
-    return {
-      reference,
-      accountId: account.id,
-      shopName: found.policy.portal_name ?? account.name,
-      policy: found.policy,
-      caller: { accountId: account.id, accountUuid: account.account_uuid, clientId: 'returns-portal', features, strictFields: false },
-    };
+    const caller = portalCaller(account);
+    if (!caller.features.has('returns')) return null;
+    return { reference, accountId: account.id, shopName: found.policy.portal_name ?? account.name, policy: found.policy, caller };
   }
 
   /**
@@ -186,7 +180,7 @@ export class ReturnsPortalService {
       if (!raced) throw error;
       returnUuid = raced.return_uuid;
     }
-    if (approved) await this.requestLabelOf(portal, returnUuid);
+    if (approved) await this.labels.book(portal.caller, returnUuid);
     return { kind: 'created', statusToken: returnStatusToken(returnUuid, this.urlKey) };
   }
 
@@ -219,7 +213,7 @@ export class ReturnsPortalService {
       })),
       labels,
       labelPending: documents.some((doc) => doc.status === 'pending'),
-      canRequestLabel: row.status === RETURN_STATUS.approved && !booking && (await this.returnCarrier(portal)) !== null,
+      canRequestLabel: row.status === RETURN_STATUS.approved && !booking && (await this.labels.returnCarrier(portal.caller)) !== null,
       sendTo: body.to_address ?? null,
       trackingPageReference: row.tracking_number ? row.tracking_page_reference : null,
       trackingNumber: row.tracking_number,
@@ -232,7 +226,7 @@ export class ReturnsPortalService {
    * the carrier takes a labelled return). None when the carrier has no points or the search fails.
    */
   private async dropOffPoints(portal: Portal, from: Record<string, unknown> | undefined): Promise<PortalReturnView['dropOffPoints']> {
-    const carrier = await this.returnCarrier(portal);
+    const carrier = await this.labels.returnCarrier(portal.caller);
     const postal = typeof from?.postal_code === 'string' ? from.postal_code : null;
     const country = typeof from?.country_code === 'string' ? from.country_code : null;
     if (!carrier || !postal || !country) return [];
@@ -257,29 +251,7 @@ export class ReturnsPortalService {
   async requestLabel(portal: Portal, statusToken: string): Promise<boolean> {
     const returnUuid = verifyReturnStatusToken(statusToken, this.urlKey);
     if (!returnUuid) return false;
-    return this.requestLabelOf(portal, returnUuid);
-  }
-
-  private async requestLabelOf(portal: Portal, returnUuid: string): Promise<boolean> {
-    const row = await this.repos.returnsPortal.returnWithShipment(portal.accountId, returnUuid);
-    if (!row || row.status !== RETURN_STATUS.approved) return false;
-    const carrier = await this.returnCarrier(portal);
-    if (!carrier) return false;
-    try {
-      await this.bookings.book(portal.caller, { shipment_uuid: row.shipment_uuid, carrier_reference: carrier }, this.carrierWaits.begin());
-      return true;
-    } catch (error) {
-      // The carrier refused or could not be reached: the return stands, and the status page offers to try again.
-      if (error instanceof DomainError) return false;
-      throw error;
-    }
-  }
-
-  /** The account's carrier configuration for return labels; null when it books none (or has no booking). */
-  private async returnCarrier(portal: Portal): Promise<string | null> {
-    if (!portal.caller.features.has('booking')) return null;
-    const configs = await this.repos.carrierConfigs.listForAccount(portal.accountId);
-    return configs.find((config) => config.booking_return === 1)?.carrier_reference ?? null;
+    return (await this.labels.book(portal.caller, returnUuid)) === 'booked';
   }
 }
 

@@ -1,7 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Portal, PortalForm } from '../../domain/returns-portal/returns-portal.service.js';
-import { ReturnsPortalService } from '../../domain/returns-portal/returns-portal.service.js';
 import { pageLanguage } from '../../domain/tracking-page/tracking-page.service.js';
 import type { Language } from '../../i18n/languages.js';
 import type { CredentialBackoff } from '../credential-backoff.js';
@@ -44,17 +43,7 @@ function findKeys(portal: Portal, orderNumber: string, source: string): Array<[s
 export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackoff }> = async (app, options) => {
   await app.register(formbody, { bodyLimit: 65_536 });
   const { context } = app;
-  const portals = new ReturnsPortalService(
-    context.repos,
-    context.returnPolicies,
-    context.returns,
-    context.bookings,
-    context.carrierWaits,
-    context.documents,
-    context.pudo,
-    context.clock,
-    context.secrets.urlKey,
-  );
+  const portals = context.returnsPortal;
 
   function languageOf(request: PortalRequest): Language {
     const sent = formOf(request.body).lang;
