@@ -47,6 +47,7 @@ export function defaultTemplate(trigger: Trigger, channel: Channel, language: La
   }
   let body = text('body');
   if (trigger === 'return_approved') body += `{% if ${LABEL_READY} %}\n\n${text('label')}{% endif %}`;
+  if (trigger === 'refund_issued') body += `{% if return.refunded_amount %}\n\n${text('amount')} {{ return.refunded_amount }}{% endif %}`;
   return { subject: text('subject'), body, custom: false };
 }
 

@@ -1,7 +1,8 @@
-import { triggerOfPhase, triggerOfReturnStatus } from '../../core/notification-triggers.js';
+import { triggerOfPhase, triggersOfReturn } from '../../core/notification-triggers.js';
 import type { DomainEvent } from '../../core/webhook-types.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { detailsOf } from '../returns/return.presenter.js';
 import type { ShipmentChangeListener } from '../shipments/tracking-followers.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import type { NotificationPlanner } from './notification-planner.js';
@@ -18,8 +19,9 @@ export class ShipmentNotifications implements ShipmentChangeListener {
 }
 
 /**
- * The event sink, with return tickets' decisions (approved, rejected, received) told to the consumer: every
- * change of a ticket is announced through the sink, so the notification is planned in the same transaction.
+ * The event sink, with a return's course (requested, approved, rejected, received, refunded) told to the
+ * consumer: every change of a ticket is announced through the sink, so the notification is planned in the same
+ * transaction.
  */
 export class ReturnNotifyingSink implements EventSink {
   constructor(
@@ -41,9 +43,19 @@ export class ReturnNotifyingSink implements EventSink {
   private async follow(repos: Repositories, event: DomainEvent): Promise<void> {
     if ((event.type !== 'return.updated' && event.type !== 'return.created') || event.refs?.return_row_id === undefined) return;
     const ticket = await repos.returns.findByShipment(event.shipmentRowId);
-    const trigger = ticket ? triggerOfReturnStatus(ticket.status) : null;
-    if (!ticket || !trigger) return;
+    if (!ticket) return;
+    const refundedAt = detailsOf(ticket).refund_issued_at ?? null;
+    const triggers = triggersOfReturn(event.type === 'return.created' ? 'created' : 'updated', {
+      status: ticket.status,
+      refund_issued_at: refundedAt,
+    });
+    if (triggers.length === 0) return;
     const shipment = await repos.shipments.findById(event.shipmentRowId);
-    if (shipment) await this.planner.plan(repos, shipment, trigger, this.now(), { eventAt: ticket.updated_at });
+    if (!shipment) return;
+    for (const trigger of triggers) {
+      // A refund is as old as its record: one planned again by a much later change is stale, not news.
+      const eventAt = trigger === 'refund_issued' ? refundedAt : ticket.updated_at;
+      await this.planner.plan(repos, shipment, trigger, this.now(), { eventAt });
+    }
   }
 }

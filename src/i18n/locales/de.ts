@@ -80,6 +80,12 @@ export const de: Readonly<Record<string, string>> = {
     'Ihr Paket von {merchant} ist auf dem Rückweg zum Absender. Bei Fragen wenden Sie sich bitte an {merchant}.',
   'notification.return_to_sender.sms': '{merchant}: Ihr Paket wird an den Absender zurückgesendet. Details: {url}',
 
+  'notification.return_requested.subject': 'Wir haben Ihre Retourenanfrage {returnId} erhalten',
+  'notification.return_requested.heading': 'Retoure angemeldet',
+  'notification.return_requested.body':
+    '{merchant} hat Ihre Retourenanfrage {returnId} erhalten und prüft sie in Kürze. Sie bekommen Bescheid, sobald darüber entschieden ist.',
+  'notification.return_requested.sms': '{merchant}: Wir haben Ihre Retourenanfrage {returnId} erhalten. Details: {url}',
+
   'notification.return_approved.subject': 'Ihre Retoure {returnId} wurde genehmigt',
   'notification.return_approved.heading': 'Retoure genehmigt',
   'notification.return_approved.body': '{merchant} hat Ihre Retoure {returnId} genehmigt. Sie können die Artikel jetzt zurücksenden.',
@@ -98,6 +104,13 @@ export const de: Readonly<Record<string, string>> = {
   'notification.return_received.heading': 'Retoure eingegangen',
   'notification.return_received.body': '{merchant} hat Ihre Retoure {returnId} erhalten. Sie bekommen Bescheid, sobald sie bearbeitet ist.',
   'notification.return_received.sms': '{merchant}: Wir haben Ihre Retoure {returnId} erhalten. Details: {url}',
+
+  'notification.refund_issued.subject': 'Die Erstattung für Ihre Retoure {returnId} ist veranlasst',
+  'notification.refund_issued.heading': 'Erstattung veranlasst',
+  'notification.refund_issued.body':
+    '{merchant} hat die Erstattung für Ihre Retoure {returnId} veranlasst. Je nach Zahlungsart kann es einige Tage dauern, bis sie bei Ihnen ankommt.',
+  'notification.refund_issued.sms': '{merchant}: Die Erstattung für Ihre Retoure {returnId} ist veranlasst. Details: {url}',
+  'notification.refund_issued.amount': 'Erstatteter Betrag:',
 
   'notification.common.track_button': 'Paket verfolgen',
   'notification.common.return_button': 'Retoure ansehen',

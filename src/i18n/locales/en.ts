@@ -82,6 +82,12 @@ export const en: Readonly<Record<string, string>> = {
     'Your parcel from {merchant} is on its way back to the sender. If you have any questions, please contact {merchant}.',
   'notification.return_to_sender.sms': '{merchant}: your parcel is being returned to the sender. Details: {url}',
 
+  'notification.return_requested.subject': 'We have received your return request {returnId}',
+  'notification.return_requested.heading': 'Return requested',
+  'notification.return_requested.body':
+    '{merchant} has received your return request {returnId} and will review it shortly. You will hear from them once it has been decided.',
+  'notification.return_requested.sms': '{merchant}: we have received your return request {returnId}. Details: {url}',
+
   'notification.return_approved.subject': 'Your return {returnId} has been approved',
   'notification.return_approved.heading': 'Return approved',
   'notification.return_approved.body': '{merchant} has approved your return {returnId}. You can now send the items back.',
@@ -101,6 +107,13 @@ export const en: Readonly<Record<string, string>> = {
   'notification.return_received.body':
     '{merchant} has received your return {returnId}. You will hear from them once it has been processed.',
   'notification.return_received.sms': '{merchant}: we have received your return {returnId}. Details: {url}',
+
+  'notification.refund_issued.subject': 'Your refund for return {returnId} has been issued',
+  'notification.refund_issued.heading': 'Refund issued',
+  'notification.refund_issued.body':
+    '{merchant} has issued the refund for your return {returnId}. Depending on how you paid, it may take a few days to reach you.',
+  'notification.refund_issued.sms': '{merchant}: the refund for your return {returnId} has been issued. Details: {url}',
+  'notification.refund_issued.amount': 'Amount refunded:',
 
   'notification.common.track_button': 'Track your parcel',
   'notification.common.return_button': 'Show your return',

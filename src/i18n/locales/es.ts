@@ -82,6 +82,12 @@ export const es: Readonly<Record<string, string>> = {
     'Su paquete de {merchant} está de camino de vuelta al remitente. Si tiene alguna pregunta, póngase en contacto con {merchant}.',
   'notification.return_to_sender.sms': '{merchant}: su paquete vuelve al remitente. Detalles: {url}',
 
+  'notification.return_requested.subject': 'Hemos recibido su solicitud de devolución {returnId}',
+  'notification.return_requested.heading': 'Solicitud de devolución recibida',
+  'notification.return_requested.body':
+    '{merchant} ha recibido su solicitud de devolución {returnId} y la revisará en breve. Recibirá un mensaje en cuanto se haya tomado una decisión.',
+  'notification.return_requested.sms': '{merchant}: hemos recibido su solicitud de devolución {returnId}. Detalles: {url}',
+
   'notification.return_approved.subject': 'Su devolución {returnId} ha sido aprobada',
   'notification.return_approved.heading': 'Devolución aprobada',
   'notification.return_approved.body': '{merchant} ha aprobado su devolución {returnId}. Ya puede enviar los artículos de vuelta.',
@@ -100,6 +106,13 @@ export const es: Readonly<Record<string, string>> = {
   'notification.return_received.heading': 'Devolución recibida',
   'notification.return_received.body': '{merchant} ha recibido su devolución {returnId}. Recibirá un mensaje en cuanto se haya tramitado.',
   'notification.return_received.sms': '{merchant}: hemos recibido su devolución {returnId}. Detalles: {url}',
+
+  'notification.refund_issued.subject': 'Se ha emitido el reembolso de su devolución {returnId}',
+  'notification.refund_issued.heading': 'Reembolso emitido',
+  'notification.refund_issued.body':
+    '{merchant} ha emitido el reembolso de su devolución {returnId}. Según su forma de pago, puede tardar unos días en llegarle.',
+  'notification.refund_issued.sms': '{merchant}: se ha emitido el reembolso de su devolución {returnId}. Detalles: {url}',
+  'notification.refund_issued.amount': 'Importe reembolsado:',
 
   'notification.common.track_button': 'Seguir mi paquete',
   'notification.common.return_button': 'Ver mi devolución',

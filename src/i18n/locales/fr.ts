@@ -85,6 +85,12 @@ export const fr: Readonly<Record<string, string>> = {
     'Votre colis {merchant} est en cours de retour vers l’expéditeur. Pour toute question, veuillez contacter {merchant}.',
   'notification.return_to_sender.sms': "{merchant} : votre colis est retourné à l'expéditeur. Infos : {url}",
 
+  'notification.return_requested.subject': 'Nous avons bien reçu votre demande de retour {returnId}',
+  'notification.return_requested.heading': 'Demande de retour reçue',
+  'notification.return_requested.body':
+    '{merchant} a bien reçu votre demande de retour {returnId} et l’examinera rapidement. Vous serez informé dès qu’une décision aura été prise.',
+  'notification.return_requested.sms': '{merchant} : nous avons bien reçu votre demande de retour {returnId}. Infos : {url}',
+
   'notification.return_approved.subject': 'Votre retour {returnId} a été accepté',
   'notification.return_approved.heading': 'Retour accepté',
   'notification.return_approved.body': '{merchant} a accepté votre retour {returnId}. Vous pouvez maintenant renvoyer les articles.',
@@ -104,6 +110,13 @@ export const fr: Readonly<Record<string, string>> = {
   'notification.return_received.body':
     '{merchant} a bien reçu votre retour {returnId}. Vous recevrez un message dès qu’il aura été traité.',
   'notification.return_received.sms': '{merchant} : nous avons bien reçu votre retour {returnId}. Infos : {url}',
+
+  'notification.refund_issued.subject': 'Le remboursement de votre retour {returnId} a été effectué',
+  'notification.refund_issued.heading': 'Remboursement effectué',
+  'notification.refund_issued.body':
+    '{merchant} a effectué le remboursement de votre retour {returnId}. Selon votre moyen de paiement, il peut s’écouler quelques jours avant qu’il vous parvienne.',
+  'notification.refund_issued.sms': '{merchant} : le remboursement de votre retour {returnId} a été effectué. Infos : {url}',
+  'notification.refund_issued.amount': 'Montant remboursé\u00a0:',
 
   'notification.common.track_button': 'Suivre mon colis',
   'notification.common.return_button': 'Voir mon retour',

@@ -78,6 +78,12 @@ export const it: Readonly<Record<string, string>> = {
   'notification.return_to_sender.body': 'Il suo pacco di {merchant} sta tornando al mittente. Per qualsiasi domanda, contatti {merchant}.',
   'notification.return_to_sender.sms': '{merchant}: il suo pacco sta tornando al mittente. Dettagli: {url}',
 
+  'notification.return_requested.subject': 'Abbiamo ricevuto la sua richiesta di reso {returnId}',
+  'notification.return_requested.heading': 'Richiesta di reso ricevuta',
+  'notification.return_requested.body':
+    '{merchant} ha ricevuto la sua richiesta di reso {returnId} e la esaminerà a breve. Riceverà un messaggio non appena sarà presa una decisione.',
+  'notification.return_requested.sms': '{merchant}: abbiamo ricevuto la sua richiesta di reso {returnId}. Dettagli: {url}',
+
   'notification.return_approved.subject': 'Il suo reso {returnId} è stato approvato',
   'notification.return_approved.heading': 'Reso approvato',
   'notification.return_approved.body': '{merchant} ha approvato il suo reso {returnId}. Ora può rispedire gli articoli.',
@@ -97,6 +103,13 @@ export const it: Readonly<Record<string, string>> = {
   'notification.return_received.body':
     '{merchant} ha ricevuto il suo reso {returnId}. Riceverà un messaggio non appena sarà stato elaborato.',
   'notification.return_received.sms': '{merchant}: abbiamo ricevuto il suo reso {returnId}. Dettagli: {url}',
+
+  'notification.refund_issued.subject': 'Il rimborso del suo reso {returnId} è stato emesso',
+  'notification.refund_issued.heading': 'Rimborso emesso',
+  'notification.refund_issued.body':
+    '{merchant} ha emesso il rimborso del suo reso {returnId}. A seconda del metodo di pagamento, potrebbero volerci alcuni giorni prima che lo riceva.',
+  'notification.refund_issued.sms': '{merchant}: il rimborso del suo reso {returnId} è stato emesso. Dettagli: {url}',
+  'notification.refund_issued.amount': 'Importo rimborsato:',
 
   'notification.common.track_button': 'Traccia il pacco',
   'notification.common.return_button': 'Visualizza il reso',

@@ -79,6 +79,12 @@ export const nl: Readonly<Record<string, string>> = {
     'Uw pakket van {merchant} is onderweg terug naar de afzender. Neem bij vragen contact op met {merchant}.',
   'notification.return_to_sender.sms': '{merchant}: uw pakket gaat terug naar de afzender. Info: {url}',
 
+  'notification.return_requested.subject': 'We hebben uw retouraanvraag {returnId} ontvangen',
+  'notification.return_requested.heading': 'Retour aangemeld',
+  'notification.return_requested.body':
+    '{merchant} heeft uw retouraanvraag {returnId} ontvangen en beoordeelt deze zo snel mogelijk. U krijgt bericht zodra er een beslissing is.',
+  'notification.return_requested.sms': '{merchant}: we hebben uw retouraanvraag {returnId} ontvangen. Info: {url}',
+
   'notification.return_approved.subject': 'Uw retour {returnId} is goedgekeurd',
   'notification.return_approved.heading': 'Retour goedgekeurd',
   'notification.return_approved.body': '{merchant} heeft uw retour {returnId} goedgekeurd. U kunt de artikelen nu terugsturen.',
@@ -97,6 +103,13 @@ export const nl: Readonly<Record<string, string>> = {
   'notification.return_received.heading': 'Retour ontvangen',
   'notification.return_received.body': '{merchant} heeft uw retour {returnId} ontvangen. U krijgt bericht zodra deze is verwerkt.',
   'notification.return_received.sms': '{merchant}: we hebben uw retour {returnId} ontvangen. Info: {url}',
+
+  'notification.refund_issued.subject': 'De terugbetaling voor uw retour {returnId} is uitgevoerd',
+  'notification.refund_issued.heading': 'Terugbetaling uitgevoerd',
+  'notification.refund_issued.body':
+    '{merchant} heeft de terugbetaling voor uw retour {returnId} uitgevoerd. Afhankelijk van uw betaalmethode kan het enkele dagen duren voordat u het bedrag ontvangt.',
+  'notification.refund_issued.sms': '{merchant}: de terugbetaling voor uw retour {returnId} is uitgevoerd. Info: {url}',
+  'notification.refund_issued.amount': 'Terugbetaald bedrag:',
 
   'notification.common.track_button': 'Volg uw pakket',
   'notification.common.return_button': 'Uw retour bekijken',
