@@ -14,9 +14,11 @@ export const TRIGGER_LABELS: Record<Trigger, string> = {
   exception: 'Delivery problem',
   delivered: 'Delivered',
   return_to_sender: 'Returning to sender',
+  return_requested: 'Return requested',
   return_approved: 'Return approved',
   return_rejected: 'Return rejected',
   return_received: 'Return received',
+  refund_issued: 'Refund issued',
 };
 
 export const CHANNEL_LABELS: Record<Channel, string> = { email: 'E-mail', sms: 'SMS' };
