@@ -145,6 +145,8 @@ describe('the returns portal', () => {
     expect(returnId).toMatch(/^RP-[0-9A-F]{16}$/);
     const details = (await t.as(shop)('GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: returnId as string })).json().data;
     expect(details.source).toBe('portal');
+    // The consumer hears about it at the order's address (its recipient's, as the order has no notification_email).
+    expect(details.notification_email).toEqual(['Grace@Example.com']);
     expect(details.line_items).toEqual([
       expect.objectContaining({ product_id: 'P-1', quantity: 1, product_cost: 20, return_reason: 'too_small' }),
     ]);

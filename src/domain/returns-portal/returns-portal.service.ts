@@ -167,7 +167,7 @@ export class ReturnsPortalService {
         ...(merchantAddress(outbound) ? { to_address: merchantAddress(outbound) } : {}),
         ...(grams !== null ? { weight: { amount: grams, unit: 'g' } } : outbound.weight ? { weight: outbound.weight } : {}),
         ...(outbound.dimensions ? { dimensions: outbound.dimensions } : {}),
-        ...(outbound.notification_email ? { notification_email: outbound.notification_email } : {}),
+        ...consumerEmails(outbound),
       },
     };
     let returnUuid: string;
@@ -259,6 +259,15 @@ export class ReturnsPortalService {
 function chosenMethod(offered: readonly string[], given: string | undefined): string | undefined {
   if (offered.length === 1) return offered[0];
   return given && offered.includes(given) ? given : undefined;
+}
+
+/** Who hears about the return: the order's notification addresses, else its recipient's e-mail address. */
+function consumerEmails(outbound: Record<string, any>): { notification_email?: string[] } {
+  if (Array.isArray(outbound.notification_email) && outbound.notification_email.length > 0) {
+    return { notification_email: outbound.notification_email };
+  }
+  const email = outbound.recipient_address?.email ?? outbound.to_address?.email;
+  return typeof email === 'string' && email !== '' ? { notification_email: [email] } : {};
 }
 
 /** Where the merchant wants returns: the order's return address, else its sender. */
