@@ -69,12 +69,13 @@ describeWithBrowser('returns policy console page in Chromium, keyboard only', ()
     await page.keyboard.type('Zu spät angekommen');
     await page.getByLabel('Store credit', { exact: true }).focus();
     await page.keyboard.press('Space');
-    saveScreenshot('console-return-policy', await page.screenshot({ fullPage: true }));
     await page.getByLabel('Portal name', { exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/saved=1$/);
     expect(await page.getByRole('status').first().textContent()).toContain('Policy saved.');
     expect(await page.locator('body').textContent()).toContain('on: takes returns');
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    saveScreenshot('console-return-policy', await page.screenshot({ fullPage: true }));
 
     const api = world.t.as(world.sample.account);
     const saved = (await api('GET', '/v5/returns/policy/')).json().data;

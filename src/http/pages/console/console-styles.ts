@@ -41,6 +41,7 @@ table{width:100%;border-collapse:collapse;background:#fff}
 th,td{text-align:left;padding:.5rem .6rem;border-bottom:1px solid #d0d5dd;vertical-align:top}
 th{font-size:.875rem;color:#444c56;font-weight:600;background:#f9fafb}
 .table-wrap{overflow-x:auto;border:1px solid #d0d5dd;border-radius:.5rem;margin:0 0 1rem}
+#reasons input{min-width:8rem}
 .pill{display:inline-block;padding:0 .55rem;border-radius:1rem;font-size:.85rem;font-weight:600;background:#e6e9ee;color:#1b1f24;white-space:nowrap}
 .pill.ok{background:#dff3e6;color:#0f5a2c}
 .pill.alert{background:#fbe3e1;color:#8a120a}
