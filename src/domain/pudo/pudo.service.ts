@@ -67,7 +67,12 @@ export class PudoService {
         adapter,
         settings: config!.settings,
         center: hasPoint ? { lat: query.lat as number, lng: query.lng as number } : null,
-        ...(hasPoint ? {} : { postal_code: query.postal_code, country_code: query.country_code }),
+        // A point search passes the country too when given: some carriers (FedEx) search within one country.
+        ...(hasPoint
+          ? query.country_code
+            ? { country_code: query.country_code }
+            : {}
+          : { postal_code: query.postal_code, country_code: query.country_code }),
         radius,
         limit,
         ...(services ? { services } : {}),

@@ -214,6 +214,15 @@ describe('fdxglb booking end to end', () => {
       locationSearchCriterion: 'GEOGRAPHIC_COORDINATES',
       location: { address: { countryCode: 'US' }, longLat: { latitude: '33.7537', longitude: '-84.3863' } },
     });
+    // The query's country_code, when given with the point, is the one FedEx searches in (over the configuration's).
+    const withCountry = await api('GET', '/v5/pudo-locations/', undefined, {
+      carrier_reference: 'fedex',
+      lat: '45.5019',
+      lng: '-73.5674',
+      country_code: 'CA',
+    });
+    expect(withCountry.statusCode, withCountry.body).toBe(200);
+    expect(JSON.parse(server.to(LOCATIONS_PATH).at(-1)!.body).location.address).toEqual({ countryCode: 'CA' });
 
     const res = await book({
       shipment_uuid: await shipment({
