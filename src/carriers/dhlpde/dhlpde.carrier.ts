@@ -353,9 +353,7 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
    * is `outcome_unknown`, so the wait is a deployment's choice, not a merchant's setting.
    */
   private timeoutMs(): number {
-    const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
-    const seconds = Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : DEFAULT_TIMEOUT_SECONDS;
-    return seconds * 1000;
+    return this.kit.operator.bookingTimeoutMs(this.record.id, DEFAULT_TIMEOUT_SECONDS);
   }
 
   /** A booking call that failed: as the transport said when nothing was booked, `outcome_unknown` when DHL may have. */

@@ -84,10 +84,7 @@ export class PostnlCarrier extends HttpCarrier implements BookingCapable, PudoSe
   /** Booking and search calls: JSON with the `apikey` header, within the credential's limits. */
   private readonly api: PostnlApi = {
     now: () => this.kit.now(),
-    labelTimeoutMs: () => {
-      const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
-      return (Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : LABEL_TIMEOUT_SECONDS) * 1000;
-    },
+    labelTimeoutMs: () => this.kit.operator.bookingTimeoutMs(this.record.id, LABEL_TIMEOUT_SECONDS),
     context: (settings, options) => this.prepare(settings, options),
     send: (context, call) =>
       this.gated(context, () =>

@@ -35,6 +35,16 @@ export class OperatorCarrierSettings {
     return provided;
   }
 
+  /**
+   * How long a booking call waits for the carrier: the operator's `WAYBILL_CARRIER_<ID>_TIMEOUT_SECONDS` (1 to 600),
+   * else the carrier's default. Past it, a booking counts as an answer lost after sending, so the wait is a
+   * deployment's choice, not a merchant's setting.
+   */
+  bookingTimeoutMs(carrierId: string, defaultSeconds: number): number {
+    const configured = Number(this.byCarrier.get(carrierId)?.get('timeout_seconds'));
+    return (Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : defaultSeconds) * 1000;
+  }
+
   /** Every secret text the operator configured, for redaction. */
   values(): string[] {
     return [...this.byCarrier.values()].flatMap((settings) => [...settings.values()]);

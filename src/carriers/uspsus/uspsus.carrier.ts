@@ -85,10 +85,7 @@ export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSear
   /** Label, cancel and locator calls: USPS's OAuth token, and the payment authorization where postage is spent. */
   private readonly api: UspsApi = {
     now: () => this.kit.now(),
-    labelTimeoutMs: () => {
-      const configured = Number(this.kit.operator.defaults(this.record.id, ['timeout_seconds']).timeout_seconds);
-      return (Number.isFinite(configured) && configured >= 1 && configured <= 600 ? configured : LABEL_TIMEOUT_SECONDS) * 1000;
-    },
+    labelTimeoutMs: () => this.kit.operator.bookingTimeoutMs(this.record.id, LABEL_TIMEOUT_SECONDS),
     context: (settings, options) => this.prepare(settings, options),
     send: (context, call) => this.send(context, call),
   };
