@@ -155,6 +155,8 @@ export interface BookingCapable {
   ): Promise<{ status: 'ok'; warnings?: string[] } | BookingError>;
   /** Most parcels in one booking; 1 when absent. */
   readonly maxParcels?: number;
+  /** How `cancel` works with this carrier and until when, for the catalogue (the carrier's own words where it has them). */
+  readonly cancellation?: string;
   /** The products the carrier books (the catalogue lists them; `checkBooking` refuses others). */
   readonly products?: readonly BookingProduct[];
 }

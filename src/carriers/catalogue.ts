@@ -20,6 +20,17 @@ export interface CatalogueEntry {
   products: BookingProduct[];
   /** Most parcels in one booking; null when the carrier does not book. */
   max_parcels: number | null;
+  /** What booking offers beyond its products; null when the carrier does not book. */
+  booking: {
+    /** Whether a product books return labels. */
+    returns: boolean;
+    /** How a booking is cancelled with this carrier, and until when. */
+    cancel: string;
+    /** Whether a booking whose answer was lost is looked up at the carrier (else the merchant releases it). */
+    lost_answer_lookup: boolean;
+    /** Whether `POST /v5/booking/validate/` asks the carrier (else it checks the data only). */
+    carrier_validation: boolean;
+  } | null;
   limits: CarrierLimits | null;
 }
 
@@ -35,6 +46,15 @@ export function carrierCatalogue(registry: CarrierRegistry, operator: OperatorCa
     base_url_overridden: operator.baseUrl(adapter.record.id) !== null,
     products: canBook(adapter) ? (adapter.products ?? []).map((product) => ({ ...product, types: [...product.types] })) : [],
     max_parcels: canBook(adapter) ? (adapter.maxParcels ?? 1) : null,
+    booking: canBook(adapter)
+      ? {
+          // A carrier that lists no products books any service, returns included (the sandbox).
+          returns: (adapter.products ?? []).length === 0 || (adapter.products ?? []).some((product) => product.types.includes('return')),
+          cancel: adapter.cancellation ?? 'Voided at the carrier.',
+          lost_answer_lookup: typeof adapter.findBooking === 'function',
+          carrier_validation: typeof adapter.validateBooking === 'function',
+        }
+      : null,
     limits: adapter.limits ?? null,
   }));
 }

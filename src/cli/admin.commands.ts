@@ -153,6 +153,8 @@ interface CatalogueRow {
   settings_schema: { properties?: Record<string, { 'x-secret'?: boolean }>; required?: string[] };
   operator_settings: string[];
   products: Array<{ code: string; name: string }>;
+  max_parcels: number | null;
+  booking: { cancel: string } | null;
 }
 
 /** `upsglb  UPS  tracking  production,sandbox  settings: client_id*, client_secret* (secret), environment` */
@@ -169,5 +171,6 @@ function describeCarrier(entry: CatalogueRow): string {
     })
     .join(', ');
   const products = entry.products.length ? `  products: ${entry.products.map((p) => `${p.code} (${p.name})`).join(', ')}` : '';
-  return `${entry.id}  ${entry.name.padEnd(28)} ${can.padEnd(26)} ${entry.environments.join(',').padEnd(19)} settings: ${settings}${products}`;
+  const booking = entry.booking ? `  parcels: up to ${entry.max_parcels}  cancel: ${entry.booking.cancel}` : '';
+  return `${entry.id}  ${entry.name.padEnd(28)} ${can.padEnd(26)} ${entry.environments.join(',').padEnd(19)} settings: ${settings}${products}${booking}`;
 }

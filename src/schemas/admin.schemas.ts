@@ -119,6 +119,15 @@ export const CarrierCatalogueEntry = Type.Object({
     { description: 'What the carrier books (empty when it does not book, or books any service)' },
   ),
   max_parcels: Type.Union([Type.Number({ description: 'Most parcels in one booking' }), Type.Null()]),
+  booking: Type.Union([
+    Type.Object({
+      returns: Type.Boolean({ description: 'Whether a product books return labels' }),
+      cancel: Type.String({ description: 'How a booking is cancelled with this carrier, and until when' }),
+      lost_answer_lookup: Type.Boolean({ description: 'Whether a booking whose answer was lost is looked up at the carrier' }),
+      carrier_validation: Type.Boolean({ description: 'Whether POST /v5/booking/validate/ asks the carrier' }),
+    }),
+    Type.Null(),
+  ]),
   limits: Type.Union([
     Type.Object({
       numbers_per_call: Type.Number(),

@@ -41,6 +41,10 @@ describe('waybill carriers list|add|update (clients of the admin API)', () => {
     expect(ups).toContain('tracking');
     expect(ups).toContain('client_id*');
     expect(ups).toContain('client_secret* (secret)');
+    // A booking carrier says how many parcels it books at once, and how its bookings are cancelled.
+    const postnl = listed.split('\n').find((line) => line.startsWith('postnl')) ?? '';
+    expect(postnl).toContain('parcels: up to 10  cancel: PostNL has no cancel call');
+    expect(listed.split('\n').find((line) => line.startsWith('dhlglb'))).not.toContain('parcels:');
     const dhl = listed.split('\n').find((line) => line.startsWith('dhlglb')) ?? '';
     expect(dhl).toContain('api_key* (secret) (set by operator)');
     expect(listed).not.toContain('operator-dhl-key');

@@ -70,9 +70,9 @@ describe('carrier configuration settings: checked against the adapter, secrets m
     const sandbox = res.json().find((c: { id: string }) => c.id === 'sandbx');
     expect(sandbox).toMatchObject({ id: 'sandbx', name: 'Waybill Sandbox', environments: ['sandbox'], operator_settings: ['api_key'] });
     expect(sandbox.capabilities).toEqual({ tracking: true, booking: true, pudo: true, push: true });
-    expect(sandbox).toMatchObject({ products: [], max_parcels: 10 });
+    expect(sandbox).toMatchObject({ products: [], max_parcels: 10, booking: { returns: true, lost_answer_lookup: true } });
     const tracksOnly = res.json().find((c: { capabilities: { booking: boolean } }) => !c.capabilities.booking);
-    expect(tracksOnly).toMatchObject({ products: [], max_parcels: null });
+    expect(tracksOnly).toMatchObject({ products: [], max_parcels: null, booking: null });
     expect(sandbox.settings_schema.properties.api_key['x-secret']).toBe(true);
     expect(sandbox.settings_schema.properties.step_seconds['x-secret']).toBeUndefined();
     expect(res.body).not.toContain('operator-provided-key');

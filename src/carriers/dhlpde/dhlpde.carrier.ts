@@ -100,6 +100,8 @@ export class DhlParcelDeCarrier implements CarrierAdapter, BookingCapable, PudoS
   readonly settingsSchema = parcelDeSettingsSchema;
   readonly environments: readonly CarrierEnvironment[] = ['production', 'sandbox'];
   readonly maxParcels = 30;
+  readonly cancellation =
+    'Voided at DHL (DELETE /orders) until DHL has the parcels; a DHL Retoure return label has no void and is released here only.';
   readonly products: readonly BookingProduct[] = PARCEL_DE_PRODUCTS.map(({ code, name, types, destinations }) => ({
     code,
     name,

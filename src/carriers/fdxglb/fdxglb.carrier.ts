@@ -70,6 +70,7 @@ export class FedexCarrier extends HttpCarrier implements BookingCapable, PudoSea
   });
 
   readonly maxParcels = FEDEX_MAX_PARCELS;
+  readonly cancellation = 'Cancelled at FedEx (Cancel Shipment, every piece by the master tracking number).';
   readonly products = FEDEX_PRODUCTS;
 
   /**

@@ -81,6 +81,7 @@ export class GlsCarrier extends HttpCarrier implements BookingCapable, PudoSearc
   });
 
   readonly maxParcels = GLS_MAX_PARCELS;
+  readonly cancellation = 'Cancelled at GLS parcel by parcel (ShipIT cancel by Track ID), until GLS has scanned a parcel.';
   readonly products = GLS_PRODUCTS;
 
   readonly limits: CarrierLimits = {

@@ -58,6 +58,7 @@ export class InpostCarrier extends HttpCarrier implements BookingCapable, PudoSe
   });
 
   readonly maxParcels = INPOST_MAX_PARCELS;
+  readonly cancellation = "Cancelled at InPost only before ShipX buys the label; a bought label is cancelled in InPost's Parcel Manager.";
   readonly products = INPOST_PRODUCTS;
 
   /**

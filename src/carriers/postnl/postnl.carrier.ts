@@ -62,6 +62,8 @@ export class PostnlCarrier extends HttpCarrier implements BookingCapable, PudoSe
   });
 
   readonly maxParcels = POSTNL_MAX_PARCELS;
+  readonly cancellation =
+    'PostNL has no cancel call: released here after Shippingstatus shows PostNL has only the announcement; refused once PostNL has scanned a parcel.';
   readonly products = POSTNL_PRODUCTS;
 
   /**

@@ -109,6 +109,7 @@ export class SandboxCarrier implements CarrierAdapter, BookingCapable, PudoCapab
   }
 
   readonly maxParcels = SANDBOX_MAX_PARCELS;
+  readonly cancellation = 'Always voided at once: the sandbox keeps no parcel.';
 
   /** Finds the simulated bookings whose answer was lost (`carrier_metadata.simulate: "answer_lost"`). */
   findBooking(request: BookRequest, settings: CarrierSettings): Promise<FoundBooking> {

@@ -94,6 +94,7 @@ export class UpsCarrier extends HttpCarrier implements PushCapable, BookingCapab
   });
 
   readonly maxParcels = UPS_MAX_PARCELS;
+  readonly cancellation = "Voided at UPS (Void Shipment) within UPS's void period, until UPS has the parcel.";
   readonly products = UPS_PRODUCTS;
 
   /** UPS publishes no figures for the Track API: these stay well inside what one app is allowed. */

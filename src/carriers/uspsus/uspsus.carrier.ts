@@ -65,6 +65,7 @@ export class UspsCarrier extends HttpCarrier implements BookingCapable, PudoSear
   });
 
   readonly maxParcels = USPS_MAX_PARCELS;
+  readonly cancellation = "Cancelled at USPS (DELETE /labels/v3/label): the label's postage is refunded or a refund requested.";
   readonly products = USPS_PRODUCTS;
 
   /**

@@ -82,6 +82,7 @@ describe('fdxglb booking end to end', () => {
     expect(entry).toMatchObject({
       capabilities: { tracking: true, booking: true, pudo: true, push: false },
       max_parcels: 40,
+      booking: { returns: true, cancel: expect.stringContaining('Cancel Shipment'), lost_answer_lookup: false, carrier_validation: true },
       base_url_overridden: true,
     });
     expect(entry.products).toContainEqual(expect.objectContaining({ code: 'FEDEX_GROUND', types: ['outbound', 'return'] }));

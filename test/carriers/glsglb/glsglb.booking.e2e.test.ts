@@ -75,6 +75,12 @@ describe('glsglb booking end to end', () => {
     expect(entry).toMatchObject({
       capabilities: { tracking: true, booking: true, pudo: true, push: false },
       max_parcels: 10,
+      booking: {
+        returns: true,
+        cancel: expect.stringContaining('until GLS has scanned'),
+        lost_answer_lookup: false,
+        carrier_validation: true,
+      },
       base_url_overridden: true,
       products: [
         { code: 'PARCEL', types: ['outbound', 'return'] },

@@ -70,6 +70,12 @@ describe('inpost booking end to end', () => {
     expect(entry).toMatchObject({
       capabilities: { tracking: true, booking: true, pudo: true, push: false },
       max_parcels: 10,
+      booking: {
+        returns: true,
+        cancel: expect.stringContaining('only before ShipX buys the label'),
+        lost_answer_lookup: true,
+        carrier_validation: false,
+      },
       base_url_overridden: true,
     });
     expect(entry.products.map((p: { code: string; types: string[] }) => [p.code, p.types.join('+')])).toEqual([

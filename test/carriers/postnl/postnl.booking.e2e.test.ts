@@ -74,6 +74,12 @@ describe('postnl booking end to end', () => {
     expect(entry).toMatchObject({
       capabilities: { tracking: true, booking: true, pudo: true, push: false },
       max_parcels: 10,
+      booking: {
+        returns: true,
+        cancel: expect.stringContaining('PostNL has no cancel call'),
+        lost_answer_lookup: true,
+        carrier_validation: true,
+      },
       base_url_overridden: true,
     });
     expect(entry.products).toEqual([

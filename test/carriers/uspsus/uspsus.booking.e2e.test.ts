@@ -84,6 +84,7 @@ describe('uspsus booking end to end', () => {
     expect(entry).toMatchObject({
       capabilities: { tracking: true, booking: true, pudo: true, push: false },
       max_parcels: 1,
+      booking: { returns: true, cancel: expect.stringContaining('refund'), lost_answer_lookup: false, carrier_validation: false },
       base_url_overridden: true,
     });
     expect(entry.products.map((p: { code: string; types: string[] }) => [p.code, p.types.join('+')])).toEqual([
