@@ -1,4 +1,7 @@
-import type { BookRequest } from '../booking.js';
+import { countryOf, personOf, fieldText as str } from '../sdk/parties.js';
+
+/** Whether the parcel crosses a customs border (leaves or enters the EU's customs territory, or two non-EU countries). */
+export { addressAt, countryOf, crossesCustomsBorder, fieldText as str, personOf } from '../sdk/parties.js';
 
 /**
  * Who is who in a GLS ShipIT shipment, and our address fields in GLS's `Address` shape and limits. Pure.
@@ -13,23 +16,8 @@ import type { BookRequest } from '../booking.js';
 /** GLS's limits (ShipIT fault samples: "Value is too long. Maximum is 40"; e-mail 80). */
 export const LIMITS = { text: 40, email: 80 } as const;
 
-/** The European Union's customs territory (Monaco included): parcels inside it need no customs papers. */
-const EU = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE MC'.split(' '));
-
 /** Countries whose addresses have no postal code GLS could route by (Ireland's Eircode is optional). */
 export const WITHOUT_POSTAL_CODE = new Set(['IE']);
-
-export function str(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
-}
-
-export function countryOf(address: Record<string, unknown> | null): string {
-  return str(address?.country_code).toUpperCase();
-}
-
-export function personOf(address: Record<string, unknown>): string {
-  return [str(address.first_name), str(address.last_name)].filter(Boolean).join(' ');
-}
 
 /** `Name1`: the company, else the person. */
 export function nameOf(address: Record<string, unknown>): string {
@@ -73,21 +61,6 @@ export function glsAddress(address: Record<string, unknown>): Record<string, str
   const phone = phoneOf(address);
   if (phone) out.MobilePhoneNumber = phone;
   return out;
-}
-
-/** The address stored in a field of the request (sender or recipient). */
-export function addressAt(request: BookRequest, field: string): Record<string, unknown> | null {
-  if (field === request.sender_field) return request.sender;
-  if (field === request.recipient_field) return request.recipient;
-  return null;
-}
-
-/** Whether the parcel crosses a customs border (leaves or enters the EU's customs territory, or two non-EU countries). */
-export function crossesCustomsBorder(request: BookRequest): boolean {
-  const from = countryOf(request.sender);
-  const to = countryOf(request.recipient);
-  if (from === '' || to === '' || from === to) return false;
-  return !(EU.has(from) && EU.has(to));
 }
 
 /** Grams as GLS's `Weight` in kg: rounded up to 10 g, at least 0.1 kg. */

@@ -1,4 +1,4 @@
-import type { BookRequest } from '../booking.js';
+import { countryOf, fieldText as str } from '../sdk/parties.js';
 
 /**
  * Our address fields in ShipX's shape (`SenderForm`/`ReceiverForm`: `company_name`, `first_name`, `last_name`,
@@ -22,19 +22,8 @@ export interface ShipxParty {
   address?: ShipxAddress;
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
-}
-
-/** The address stored in a field of the request (sender or recipient). */
-export function addressOf(request: BookRequest, field: string): Record<string, unknown> | null {
-  const address = field === request.sender_field ? request.sender : field === request.recipient_field ? request.recipient : null;
-  return address && typeof address === 'object' && !Array.isArray(address) ? address : null;
-}
-
-export function countryOf(address: Record<string, unknown> | null): string {
-  return str(address?.country_code).toUpperCase();
-}
+/** The address stored in a field of the request (sender or recipient), and its country code. */
+export { addressAt as addressOf, countryOf } from '../sdk/parties.js';
 
 export function personOf(address: Record<string, unknown>): { first: string; last: string; full: string } {
   const first = str(address.first_name);

@@ -1,4 +1,4 @@
-import type { BookRequest } from '../booking.js';
+import { countryOf, fieldText as str } from '../sdk/parties.js';
 
 /**
  * Our address fields in the shape of USPS's `DomesticLabelAddress` (Labels 3.9.4: `streetAddress`,
@@ -8,19 +8,8 @@ import type { BookRequest } from '../booking.js';
 
 export type Address = Record<string, unknown>;
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
-}
-
-/** The address stored in a field of the request (sender or recipient). */
-export function addressOf(request: BookRequest, field: string): Address | null {
-  const address = field === request.sender_field ? request.sender : field === request.recipient_field ? request.recipient : null;
-  return address && typeof address === 'object' && !Array.isArray(address) ? address : null;
-}
-
-export function countryOf(address: Address | null): string {
-  return str(address?.country_code).toUpperCase();
-}
+/** The address stored in a field of the request (sender or recipient), and its country code. */
+export { addressAt as addressOf, countryOf } from '../sdk/parties.js';
 
 /** The state code: `state_or_province`, or the territory's own ISO code (PR, VI, GU…) when the address has none. */
 export function stateOf(address: Address): string {
