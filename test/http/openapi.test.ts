@@ -14,6 +14,8 @@ const undocumented = [
   /^\/docs(\/|$)/,
   /^\/files\//,
   /^\/t\//,
+  // The consumer's returns portal: HTML pages, like the tracking page.
+  /^\/returns\//,
   /^\/console(\/|$)/,
   /^\/notifications\/unsubscribe\//,
 ];
