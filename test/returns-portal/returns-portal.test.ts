@@ -242,6 +242,20 @@ describe('the returns portal', () => {
     expect(foreign.body).toContain('This page has expired.');
   });
 
+  it('never answers another order’s return for a form id taken from it', async () => {
+    const made = await t.context.database.db
+      .selectFrom('returns')
+      .select(['return_id', 'order_id'])
+      .where('order_id', '=', 'SO-1001')
+      .executeTakeFirstOrThrow();
+    const { url, page, browser } = await openOrder('SO-1002', 'ada@example.com');
+    const before = await returnsOf();
+    const res = await browser.post(url, { ...formFields(page), form_id: (made.return_id as string).slice(3) });
+    expect(res.statusCode).not.toBe(303);
+    expect(res.body).not.toContain('/status/');
+    expect(await returnsOf()).toBe(before);
+  });
+
   it('limits finding per address: after five misses, even the right pair waits', async () => {
     const browser = consumer(t, '192.0.2.50');
     for (let i = 0; i < 6; i++) await browser.post(`/returns/${ref}/find`, { order: `SO-${5000 + i}`, contact: 'x@example.com' });

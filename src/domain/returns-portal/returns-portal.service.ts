@@ -139,10 +139,11 @@ export class ReturnsPortalService {
   async submit(portal: Portal, token: string, form: PortalForm): Promise<SubmitOutcome> {
     const formId = form.form_id ?? '';
     if (!FORM_ID.test(formId)) return { kind: 'expired' };
-    const made = await this.repos.returns.findByReturnId(portal.accountId, portalReturnId(formId));
-    if (made) return { kind: 'created', statusToken: returnStatusToken(made.return_uuid, this.urlKey) };
     const order = await this.order(portal, token, formId);
     if (!order) return { kind: 'expired' };
+    // Sent before: the return it made, when it is of this order (a form id never opens another order's return).
+    const made = await this.repos.returns.findByReturnId(portal.accountId, portalReturnId(formId));
+    if (made?.order_id === order.orderId) return { kind: 'created', statusToken: returnStatusToken(made.return_uuid, this.urlKey) };
 
     const { chosen, errors } = readChoices(portal.policy, order.items, form);
     if (Object.keys(errors).length > 0) return { kind: 'invalid', order, errors, form };
@@ -176,8 +177,10 @@ export class ReturnsPortalService {
       returnUuid = created.result.return_ticket.return_uuid;
     } catch (error) {
       // The same form sent twice at once: the first made the return.
-      const raced = error instanceof ValidationError ? await this.repos.returns.findByReturnId(portal.accountId, returnId) : undefined;
-      if (!raced) throw error;
+      if (!(error instanceof ValidationError)) throw error;
+      const raced = await this.repos.returns.findByReturnId(portal.accountId, returnId);
+      // A form id taken by another order's return (a tampered form): nothing is made, the consumer starts again.
+      if (raced?.order_id !== order.orderId) return { kind: 'expired' };
       returnUuid = raced.return_uuid;
     }
     if (approved) await this.labels.book(portal.caller, returnUuid);
