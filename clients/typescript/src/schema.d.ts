@@ -1392,6 +1392,16 @@ export interface paths {
                     content: {
                         "application/json": {
                             base_url_overridden: boolean;
+                            booking: {
+                                /** @description How a booking is cancelled with this carrier, and until when */
+                                cancel: string;
+                                /** @description Whether POST /v5/booking/validate/ asks the carrier */
+                                carrier_validation: boolean;
+                                /** @description Whether a booking whose answer was lost is looked up at the carrier */
+                                lost_answer_lookup: boolean;
+                                /** @description Whether a product books return labels */
+                                returns: boolean;
+                            } | null;
                             capabilities: {
                                 booking: boolean;
                                 pudo: boolean;
@@ -4556,7 +4566,7 @@ export interface paths {
                             reply_to?: string | null;
                             sender_email?: string | null;
                             sender_name?: string | null;
-                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received")[];
+                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued")[];
                         };
                         max_event_age_hours?: number;
                         sms: {
@@ -4565,7 +4575,7 @@ export interface paths {
                             settings?: {
                                 [key: string]: unknown;
                             } | null;
-                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received")[];
+                            triggers: ("info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued")[];
                         };
                     };
                 };
@@ -4668,7 +4678,7 @@ export interface paths {
                 path: {
                     channel: "email" | "sms";
                     language: "en" | "de" | "fr" | "nl" | "es" | "it";
-                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued";
                 };
                 cookie?: never;
             };
@@ -4751,7 +4761,7 @@ export interface paths {
                 path: {
                     channel: "email" | "sms";
                     language: "en" | "de" | "fr" | "nl" | "es" | "it";
-                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued";
                 };
                 cookie?: never;
             };
@@ -4836,7 +4846,7 @@ export interface paths {
                 path: {
                     channel: "email" | "sms";
                     language: "en" | "de" | "fr" | "nl" | "es" | "it";
-                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued";
                 };
                 cookie?: never;
             };
@@ -4936,7 +4946,7 @@ export interface paths {
                 path: {
                     channel: "email" | "sms";
                     language: "en" | "de" | "fr" | "nl" | "es" | "it";
-                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_approved" | "return_rejected" | "return_received";
+                    trigger: "info_received" | "in_transit" | "out_for_delivery" | "available_for_pickup" | "failed_attempt" | "exception" | "delivered" | "return_to_sender" | "return_requested" | "return_approved" | "return_rejected" | "return_received" | "refund_issued";
                 };
                 cookie?: never;
             };
@@ -5563,7 +5573,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change a return ticket's state and fields */
+        /**
+         * Change a return ticket's state and fields, or record its refund
+         * @description State changes follow the transition table; a value replaces a field, `null` clears it. `refund_issued: true` (with an optional `refunded_amount`) records that the refund was issued, once, for an approved, carrier booking pending, shipping, completed or inactive return; the answer shows `refund_issued_at` and `refunded_amount`. A refunded return cannot be cancelled. Refused changes are a 4030 naming the field, and change nothing.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5584,7 +5597,11 @@ export interface paths {
                         /** @description An amount ≥ 0, as a number or a decimal string */
                         cost_of_return?: number | string | null;
                         internal_notes?: string | null;
+                        /** @description `true` records that you issued the refund, at the time of the request (`refund_issued_at`): once per return, for a return that is (or this update makes) approved, carrier booking pending, shipping, completed or inactive. Sends `return.updated` and the consumer's `refund_issued` message. */
+                        refund_issued?: boolean;
                         refund_method?: ("original_payment" | "store_credit" | "exchange") | null;
+                        /** @description The amount refunded (> 0), with refund_issued: true; the ticket’s total_refund_amount when left out */
+                        refunded_amount?: number | string;
                         reject_reason?: string | null;
                         return_id?: string;
                         return_method?: ("drop_off" | "pick_up" | "send_by_consumer" | "return_to_store") | null;
@@ -5623,7 +5640,9 @@ export interface paths {
                                 internal_notes: string | null;
                                 order_id: string | null;
                                 refund_is_calculated: boolean;
+                                refund_issued_at: string | null;
                                 refund_method: string | null;
+                                refunded_amount: string | null;
                                 reject_reason: string | null;
                                 requested_date: string | null;
                                 return_id: string | null;
@@ -5685,6 +5704,496 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/returns/policy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The returns policy and the address of the returns portal
+         * @description An account that never saved a policy gets the default one (portal off) and its portal reference.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                auto_approval: {
+                                    enabled: boolean;
+                                    max_value: {
+                                        amount: string;
+                                        currency: string;
+                                    } | null;
+                                };
+                                branding: {
+                                    logo_url: string | null;
+                                    primary_color: string;
+                                    uploaded_logo: {
+                                        bytes: number;
+                                        content_type: string;
+                                        url: string;
+                                    } | null;
+                                };
+                                enabled: boolean;
+                                non_returnable: {
+                                    categories: string[];
+                                    product_ids: string[];
+                                    product_references: string[];
+                                };
+                                portal_name: string | null;
+                                /** @description In the portal address; never changes */
+                                portal_reference: string;
+                                /** @description The consumer's returns portal */
+                                portal_url: string;
+                                reasons: {
+                                    code: string;
+                                    label: string;
+                                    translations: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                refund_methods: string[];
+                                return_methods: string[];
+                                return_window_days: number;
+                                updated_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace the returns policy
+         * @description Every field, as GET answers it: a GET, a change and a PUT of the result is the way to change one field. `portal_reference`, `portal_url` and `updated_at` are read-only and ignored.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        auto_approval: {
+                            /** @description Approve a return at once when it is within the window and at most max_value */
+                            enabled: boolean;
+                            max_value: {
+                                /** @description An amount ≥ 0, as a number or a decimal string */
+                                amount: number | string;
+                                /** @description ISO 4217 */
+                                currency: string;
+                            } | null;
+                        };
+                        branding: {
+                            logo_url: string | null;
+                            /** @description #RRGGBB */
+                            primary_color: string;
+                            /** @description Read-only: accepted and ignored */
+                            readonly uploaded_logo?: unknown;
+                        };
+                        /** @description Whether the returns portal takes returns */
+                        enabled: boolean;
+                        /** @description Line items matching any of these are shown but cannot be returned */
+                        non_returnable: {
+                            categories: string[];
+                            product_ids: string[];
+                            product_references: string[];
+                        };
+                        portal_name: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        readonly portal_reference?: unknown;
+                        /** @description Read-only: accepted and ignored */
+                        readonly portal_url?: unknown;
+                        reasons: {
+                            /** @description Stored on the return (lower-case letters, digits, _); unique in the list */
+                            code: string;
+                            /** @description The text shown in a language without a translation */
+                            label: string;
+                            /** @description The text per language (en, de, fr, nl, es, it); others show label */
+                            translations?: {
+                                de?: string;
+                                en?: string;
+                                es?: string;
+                                fr?: string;
+                                it?: string;
+                                nl?: string;
+                            };
+                        }[];
+                        refund_methods: ("original_payment" | "store_credit" | "exchange")[];
+                        return_methods: ("drop_off" | "pick_up" | "send_by_consumer" | "return_to_store")[];
+                        /** @description Days after delivery an item can be returned */
+                        return_window_days: number;
+                        /** @description Read-only: accepted and ignored */
+                        readonly updated_at?: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                auto_approval: {
+                                    enabled: boolean;
+                                    max_value: {
+                                        amount: string;
+                                        currency: string;
+                                    } | null;
+                                };
+                                branding: {
+                                    logo_url: string | null;
+                                    primary_color: string;
+                                    uploaded_logo: {
+                                        bytes: number;
+                                        content_type: string;
+                                        url: string;
+                                    } | null;
+                                };
+                                enabled: boolean;
+                                non_returnable: {
+                                    categories: string[];
+                                    product_ids: string[];
+                                    product_references: string[];
+                                };
+                                portal_name: string | null;
+                                /** @description In the portal address; never changes */
+                                portal_reference: string;
+                                /** @description The consumer's returns portal */
+                                portal_url: string;
+                                reasons: {
+                                    code: string;
+                                    label: string;
+                                    translations: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                refund_methods: string[];
+                                return_methods: string[];
+                                return_window_days: number;
+                                updated_at: string | null;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v5/returns/policy/logo/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the portal's logo
+         * @description A PNG, JPEG, GIF or WebP of at most 256 KiB, in Base64. Kept in the database and served by the portal; shown instead of `branding.logo_url` until deleted.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The image, Base64; at most 256 KiB */
+                        content_base64: string;
+                        /** @description image/png, image/jpeg, image/gif or image/webp */
+                        content_type: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        "Waybill-Ignored-Fields": components["headers"]["WaybillIgnoredFields"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                auto_approval: {
+                                    enabled: boolean;
+                                    max_value: {
+                                        amount: string;
+                                        currency: string;
+                                    } | null;
+                                };
+                                branding: {
+                                    logo_url: string | null;
+                                    primary_color: string;
+                                    uploaded_logo: {
+                                        bytes: number;
+                                        content_type: string;
+                                        url: string;
+                                    } | null;
+                                };
+                                enabled: boolean;
+                                non_returnable: {
+                                    categories: string[];
+                                    product_ids: string[];
+                                    product_references: string[];
+                                };
+                                portal_name: string | null;
+                                /** @description In the portal address; never changes */
+                                portal_reference: string;
+                                /** @description The consumer's returns portal */
+                                portal_url: string;
+                                reasons: {
+                                    code: string;
+                                    label: string;
+                                    translations: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                refund_methods: string[];
+                                return_methods: string[];
+                                return_window_days: number;
+                                updated_at: string | null;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["BadRequest"];
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                413: components["responses"]["PayloadTooLarge"];
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the portal's uploaded logo */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example 200 */
+                            api_response: string;
+                            data: {
+                                auto_approval: {
+                                    enabled: boolean;
+                                    max_value: {
+                                        amount: string;
+                                        currency: string;
+                                    } | null;
+                                };
+                                branding: {
+                                    logo_url: string | null;
+                                    primary_color: string;
+                                    uploaded_logo: {
+                                        bytes: number;
+                                        content_type: string;
+                                        url: string;
+                                    } | null;
+                                };
+                                enabled: boolean;
+                                non_returnable: {
+                                    categories: string[];
+                                    product_ids: string[];
+                                    product_references: string[];
+                                };
+                                portal_name: string | null;
+                                /** @description In the portal address; never changes */
+                                portal_reference: string;
+                                /** @description The consumer's returns portal */
+                                portal_url: string;
+                                reasons: {
+                                    code: string;
+                                    label: string;
+                                    translations: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                refund_methods: string[];
+                                return_methods: string[];
+                                return_window_days: number;
+                                updated_at: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Every failure of the API */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+                /** @description Every failure of the API */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorEnvelope"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
