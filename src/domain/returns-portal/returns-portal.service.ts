@@ -205,6 +205,7 @@ export class ReturnsPortalService {
     const booking = await this.repos.bookings.findByShipment(row.shipment_row_id);
     const status = portalStatusOf(row.status, labels.length > 0, details);
     const dropOff = details.return_method === 'drop_off' && (status === 'approved' || status === 'label_ready');
+    const carrier = await this.labels.returnCarrier(portal.caller);
     return {
       returnId: row.return_id,
       status,
@@ -216,11 +217,11 @@ export class ReturnsPortalService {
       })),
       labels,
       labelPending: documents.some((doc) => doc.status === 'pending'),
-      canRequestLabel: row.status === RETURN_STATUS.approved && !booking && (await this.labels.returnCarrier(portal.caller)) !== null,
+      canRequestLabel: row.status === RETURN_STATUS.approved && !booking && carrier !== null,
       sendTo: body.to_address ?? null,
       trackingPageReference: row.tracking_number ? row.tracking_page_reference : null,
       trackingNumber: row.tracking_number,
-      dropOffPoints: dropOff ? await this.dropOffPoints(portal, body.from_address) : [],
+      dropOffPoints: dropOff && carrier ? await this.dropOffPoints(portal, carrier, body.from_address) : [],
     };
   }
 
@@ -228,11 +229,14 @@ export class ReturnsPortalService {
    * The return carrier's drop-off points nearest the consumer's postal code: shown, not chosen (any point of
    * the carrier takes a labelled return). None when the carrier has no points or the search fails.
    */
-  private async dropOffPoints(portal: Portal, from: Record<string, unknown> | undefined): Promise<PortalReturnView['dropOffPoints']> {
-    const carrier = await this.labels.returnCarrier(portal.caller);
+  private async dropOffPoints(
+    portal: Portal,
+    carrier: string,
+    from: Record<string, unknown> | undefined,
+  ): Promise<PortalReturnView['dropOffPoints']> {
     const postal = typeof from?.postal_code === 'string' ? from.postal_code : null;
     const country = typeof from?.country_code === 'string' ? from.country_code : null;
-    if (!carrier || !postal || !country) return [];
+    if (!postal || !country) return [];
     try {
       const found = await this.pudo.search(
         portal.caller,
