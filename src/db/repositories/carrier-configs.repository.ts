@@ -7,6 +7,13 @@ export type CarrierConfigRow = Selectable<CarrierConfigsTable>;
 const listForAccount = new PreparedQuery((db, accountId: number) =>
   db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).orderBy('carrier_reference'),
 );
+const carrierIdOf = new PreparedQuery((db, accountId: number, carrierReference: string) =>
+  db
+    .selectFrom('carrier_configs')
+    .select('carrier_id')
+    .where('account_id', '=', accountId)
+    .where('carrier_reference', '=', carrierReference),
+);
 const find = new PreparedQuery((db, accountId: number, carrierReference: string) =>
   db.selectFrom('carrier_configs').selectAll().where('account_id', '=', accountId).where('carrier_reference', '=', carrierReference),
 );
@@ -20,6 +27,11 @@ export class CarrierConfigsRepository {
 
   listForAccount(accountId: number): Promise<CarrierConfigRow[]> {
     return listForAccount.execute(this.db, accountId);
+  }
+
+  /** The carrier of a configuration, without its settings (a create only checks that the reference exists). */
+  carrierOf(accountId: number, carrierReference: string): Promise<{ carrier_id: string } | undefined> {
+    return carrierIdOf.executeTakeFirst(this.db, accountId, carrierReference);
   }
 
   find(accountId: number, carrierReference: string): Promise<CarrierConfigRow | undefined> {

@@ -442,7 +442,7 @@ function carrierLookup(repos: Repositories, accountId: number): CarrierLookup {
   return (ref) => {
     let config = found.get(ref);
     if (!config) {
-      config = repos.carrierConfigs.find(accountId, ref);
+      config = repos.carrierConfigs.carrierOf(accountId, ref);
       found.set(ref, config);
     }
     return config;
