@@ -12,10 +12,11 @@ interface Template {
 
 /**
  * A database that can run a read-only statement itself, synchronously, when doing so answers exactly what the
- * query layer would (embedded SQLite: see SqliteDirectReads). undefined: take the query layer's path.
+ * query layer would (embedded SQLite: see SqliteDirectReads): its rows, or a promise of them when they may be
+ * handed back only later. undefined: take the query layer's path.
  */
 export interface DirectReads {
-  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined;
 }
 
 /** Keyed by the Kysely instance itself: transactions and instances derived from it are other objects. */
@@ -53,7 +54,7 @@ export class PreparedQuery<A extends unknown[], R> {
     const parameters = template.parameters.slice();
     for (const [at, arg] of template.slots) parameters[at] = args[arg];
     const rows = directReadsByDatabase.get(db)?.tryAll(template.sql, parameters);
-    if (rows) return rows as R[];
+    if (rows) return (await rows) as R[];
     const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
     return result.rows;
   }

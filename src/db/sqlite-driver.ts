@@ -193,11 +193,11 @@ interface ConnectionLease {
 }
 
 /**
- * Read-only statements run on the connection at once, without the query layer's connection queue, when
- * nothing that queue or the durable driver orders them against is under way: no one holds the connection
- * (so no transaction is open on it and no stream reads from it) and every commit made on it is on disk (and
- * no sync has failed). Then the queue would run the read at once and hand its rows back, so the answer is
- * the same; otherwise the read returns undefined and takes the query layer's path, which waits.
+ * Read-only statements run on the connection at once, without the query layer's connection queue, when no one
+ * holds the connection (so no transaction is open on it and no stream reads from it): the queue would run the
+ * read at once too. Its rows are handed back as the durable driver hands back any result: once every commit made
+ * before the read is on disk (at once when none waits for its sync; after the one sync that covers them
+ * otherwise; never after a failed sync). Otherwise the read returns undefined and takes the query layer's path.
  */
 export class SqliteDirectReads implements DirectReads {
   constructor(
@@ -206,11 +206,13 @@ export class SqliteDirectReads implements DirectReads {
     private readonly lease: ConnectionLease,
   ) {}
 
-  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
-    if (this.lease.held || this.database.raw.inTransaction || this.walSync?.behind) return undefined;
+  tryAll(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined {
+    if (this.lease.held || this.database.raw.inTransaction) return undefined;
     const statement = this.database.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
-    return statement.all(parameters);
+    const rows = statement.all(parameters);
+    const { walSync } = this;
+    return walSync?.behind ? walSync.barrier().then(() => rows) : rows;
   }
 }
 

@@ -103,14 +103,19 @@ describe.skipIf(usingPostgres)('SQLite reads without the query layer', () => {
     for (let i = 0; i < 50 && pending.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(pending.length).toBe(1);
     // The row is committed (the connection is free) but not on disk yet: the read must wait for the sync.
+    // It still runs its statement directly (it does not queue behind the write), and waits for that one sync.
+    const executed = vi.spyOn(t.context.database.db.getExecutor(), 'executeQuery');
     const read = t.as(account)('GET', route);
+    const reads = () => executed.mock.calls.filter(([query]) => query.query.kind === 'SelectQueryNode').length;
     expect(await answered(read)).toBe(false);
+    expect(reads()).toBe(0);
     held = false;
     for (const finish of pending.splice(0)) finish();
     expect((await write).statusCode).toBe(201);
     const res = await read;
     expect(res.statusCode).toBe(200);
     expect(references(res.body)).toEqual(['sandbox', 'second']);
+    expect(reads()).toBe(0);
   });
 
   it('answers no read after a failed sync: what it covered may be lost', async () => {
