@@ -3,6 +3,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { type DatabaseConnection, type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
 import { FifoLock } from './fifo-lock.js';
 import type { DirectReads } from './prepared-query.js';
+import { CommitGroups } from './sqlite-group-commit.js';
 
 // `fs.fdatasync` is looked up at each call (tests observe it).
 const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
@@ -147,18 +148,18 @@ class TrackedStatement {
 
 /**
  * Kysely's SQLite driver, with a connection released before it waits for its commits to reach the disk:
- * the next transaction runs (and writes into the same sync) while this one's caller waits. No result is
- * handed back while a commit made before it is not on disk, so no caller acts on data a power cut could
- * still take away.
+ * the next transaction runs (and writes into the same sync) while this one's caller waits. Transactions that
+ * follow each other closely share one commit (CommitGroups). No result is handed back while a commit made
+ * before it is not made or not on disk, so no caller acts on data a power cut could still take away.
  */
 class DurableSqliteDriver extends SqliteDriver {
-  /** Who has the connection next, in the order they asked (FifoLock). */
-  private readonly queue = new FifoLock();
-
   constructor(
     config: SqliteDialectConfig,
     private readonly walSync: WalSync | null,
     private readonly lease: ConnectionLease,
+    private readonly groups: CommitGroups,
+    /** Who has the connection next, in the order they asked. */
+    private readonly queue: FifoLock,
   ) {
     super(config);
   }
@@ -171,17 +172,32 @@ class DurableSqliteDriver extends SqliteDriver {
     return connection;
   }
 
+  override async beginTransaction(): Promise<void> {
+    this.groups.begin();
+  }
+
+  override async commitTransaction(): Promise<void> {
+    this.groups.commit();
+  }
+
+  override async rollbackTransaction(): Promise<void> {
+    this.groups.rollback();
+  }
+
   override async releaseConnection(): Promise<void> {
     this.lease.held = false;
+    const grouped = this.groups.leaseEnded(this.queue.waiting > 0);
     try {
       await super.releaseConnection();
     } finally {
       this.queue.unlock();
     }
+    if (grouped) await grouped;
     if (this.walSync?.behind) await this.walSync.barrier();
   }
 
   override async destroy(): Promise<void> {
+    this.groups.flush();
     await super.destroy();
     this.walSync?.close();
   }
@@ -204,20 +220,28 @@ export class SqliteDirectReads implements DirectReads {
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
     private readonly lease: ConnectionLease,
+    private readonly groups: CommitGroups,
   ) {}
 
   tryAll(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined {
-    if (this.lease.held || this.database.raw.inTransaction) return undefined;
+    if (this.lease.held) return undefined;
+    // Between two leases a group's transaction may be open, waiting for its commit: the read sees what the group
+    // wrote, so it is handed back once the group has committed, and fails with it.
+    const group = this.groups.pending;
+    if (this.database.raw.inTransaction && !group) return undefined;
     const statement = this.database.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
     const rows = statement.all(parameters);
     const { walSync } = this;
+    if (group) return group.then(() => (walSync?.behind ? walSync.barrier() : undefined)).then(() => rows);
     return walSync?.behind ? walSync.barrier().then(() => rows) : rows;
   }
 }
 
 export class DurableSqliteDialect extends SqliteDialect {
   private readonly lease: ConnectionLease = { held: false };
+  private readonly queue = new FifoLock();
+  private readonly groups: CommitGroups;
   /** Reads a prepared query may run without the query layer (see SqliteDirectReads). */
   readonly directReads: SqliteDirectReads;
 
@@ -226,11 +250,18 @@ export class DurableSqliteDialect extends SqliteDialect {
     private readonly walSync: WalSync | null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
-    this.directReads = new SqliteDirectReads(database, walSync, this.lease);
+    this.groups = new CommitGroups(database, () => !this.queue.locked);
+    this.directReads = new SqliteDirectReads(database, walSync, this.lease, this.groups);
   }
 
   override createDriver(): Driver {
-    return new DurableSqliteDriver({ database: this.database as unknown as SqliteDialectConfig['database'] }, this.walSync, this.lease);
+    return new DurableSqliteDriver(
+      { database: this.database as unknown as SqliteDialectConfig['database'] },
+      this.walSync,
+      this.lease,
+      this.groups,
+      this.queue,
+    );
   }
 }
 

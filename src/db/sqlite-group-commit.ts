@@ -1,0 +1,137 @@
+import type SqliteDatabase from 'better-sqlite3';
+
+/** The connection as the group needs it: statements run through the driver's tracking (commits are noted). */
+export interface GroupConnection {
+  readonly raw: SqliteDatabase.Database;
+  prepare(sql: string): { run(parameters: readonly unknown[]): unknown };
+}
+
+const NO_PARAMETERS: readonly unknown[] = [];
+
+class Group {
+  /** Leases of the connection that ran in this group's transaction and have ended. */
+  leases = 0;
+  /** A commit is planned for the next turn of the event loop. */
+  deferred = false;
+  /** That turn has come, and found the connection held. */
+  overdue = false;
+  readonly done: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+
+  constructor() {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Every lease of the group awaits `done`; this only keeps a failed group from counting as unhandled first.
+    this.done.catch(() => {});
+  }
+}
+
+/**
+ * Group commit on the one SQLite connection: write transactions that follow each other closely share one SQLite
+ * transaction, one commit (one write of each page they share to the log) and one sync. Each transaction of the
+ * query layer is a savepoint inside the group's transaction, so a transaction that fails is rolled back alone and
+ * the others stay. Every lease of the connection that ran inside the group (its transactions, and any statement
+ * run meanwhile, reads included) is finished only once the group has committed, and fails with it: nothing a
+ * lease wrote or read is handed back before the commit that makes it true, and the durable driver then waits for
+ * that commit's sync as for any other.
+ *
+ * The group stays open while another caller waits for the connection, up to `maxLeases` leases; when none waits,
+ * it commits once the event loop has taken in what arrived meanwhile (`setImmediate`), or at the release of
+ * whoever holds the connection then.
+ */
+export class CommitGroups {
+  private open: Group | null = null;
+
+  constructor(
+    private readonly connection: GroupConnection,
+    /** Whether no one holds the connection or waits for it. */
+    private readonly idle: () => boolean,
+    private readonly maxLeases = 32,
+  ) {}
+
+  /** Begins a transaction of the query layer: in the open group, or in a new one. */
+  begin(): void {
+    // SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error): that group is lost.
+    if (this.open && !this.connection.raw.inTransaction) this.fail(new Error('The shared transaction was rolled back by SQLite.'));
+    if (!this.open) {
+      // `begin` is run as `begin immediate` by the driver's statement cache: the write lock is taken now.
+      this.run('begin');
+      this.open = new Group();
+    }
+    this.run('savepoint wb_write');
+  }
+
+  /** Ends a transaction of the query layer: its writes join the group's. */
+  commit(): void {
+    this.run('release wb_write');
+  }
+
+  /** Rolls back a transaction of the query layer alone. */
+  rollback(): void {
+    if (!this.connection.raw.inTransaction) return;
+    this.run('rollback to wb_write');
+    this.run('release wb_write');
+  }
+
+  /**
+   * A lease of the connection ends. When it ran inside a group, returns that group's commit, which the lease must
+   * await before it hands anything back; `waiting` tells whether another caller waits for the connection.
+   */
+  leaseEnded(waiting: boolean): Promise<void> | undefined {
+    const group = this.open;
+    if (!group) return undefined;
+    group.leases++;
+    if (group.leases >= this.maxLeases || (group.overdue && !waiting)) this.commitOpen();
+    else if (!waiting && !group.deferred) {
+      group.deferred = true;
+      setImmediate(() => {
+        if (this.open !== group) return;
+        if (this.idle()) this.commitOpen();
+        // Whoever holds the connection now commits at its release, or hands the group on to a waiting caller.
+        else group.overdue = true;
+      });
+    }
+    return group.done;
+  }
+
+  /** The commit of the group whose transaction is open, if one is. */
+  get pending(): Promise<void> | undefined {
+    return this.open?.done;
+  }
+
+  /** Commits an open group now, if the connection is free (on close). */
+  flush(): void {
+    if (this.open) this.commitOpen();
+  }
+
+  private commitOpen(): void {
+    const group = this.open as Group;
+    this.open = null;
+    try {
+      if (!this.connection.raw.inTransaction) throw new Error('The shared transaction was rolled back by SQLite.');
+      this.run('commit');
+      group.resolve();
+    } catch (error) {
+      this.fail(error as Error, group);
+    }
+  }
+
+  private fail(error: Error, group = this.open as Group): void {
+    if (this.open === group) this.open = null;
+    if (this.connection.raw.inTransaction) {
+      try {
+        this.run('rollback');
+      } catch {
+        // The transaction is gone either way.
+      }
+    }
+    group.reject(error);
+  }
+
+  private run(sql: string): void {
+    this.connection.prepare(sql).run(NO_PARAMETERS);
+  }
+}

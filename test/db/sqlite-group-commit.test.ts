@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { type Generated, Kysely, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
+
+interface Tables {
+  t: { id: Generated<number>; v: string };
+  child: { id: Generated<number>; parent: number };
+}
+
+const settled = async <T>(promise: Promise<T>) => {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
+
+/** Resolves when `release` is called. */
+function gate() {
+  let release = () => {};
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release };
+}
+
+describe('SQLite group commit', () => {
+  let db: Kysely<Tables> | null = null;
+  let raw: SqliteDatabase.Database | null = null;
+  let dir = '';
+  let commits = 0;
+  afterEach(async () => {
+    await db?.destroy();
+    db = null;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function open(): Kysely<Tables> {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-group-'));
+    const file = path.join(dir, 'db.sqlite');
+    raw = new SqliteDatabase(file);
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.pragma('foreign_keys = ON');
+    raw.exec('create table t (id integer primary key, v text not null unique)');
+    // A deferred key is checked at the commit: the way to make a commit itself fail.
+    raw.exec('create table child (id integer primary key, parent integer not null references t (id) deferrable initially deferred)');
+    commits = 0;
+    const walSync = new WalSync(`${file}-wal`, async () => {});
+    const noteCommit = walSync.noteCommit.bind(walSync);
+    walSync.noteCommit = () => {
+      commits++;
+      noteCommit();
+    };
+    db = new Kysely<Tables>({ dialect: sqliteDialect(raw, walSync) });
+    return db;
+  }
+
+  /** What another connection to the same file sees: committed rows only. */
+  const committed = () => {
+    const other = new SqliteDatabase(path.join(dir, 'db.sqlite'), { readonly: true });
+    try {
+      return (other.prepare('select v from t order by id').all() as Array<{ v: string }>).map((row) => row.v);
+    } finally {
+      other.close();
+    }
+  };
+
+  it('commits transactions that wait for each other once, and answers none before that commit', async () => {
+    const kysely = open();
+    const hold = gate();
+    const first = kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ v: 'first' }).execute();
+      await hold.opened;
+    });
+    const others = Array.from({ length: 5 }, (_, i) =>
+      kysely.transaction().execute((trx) =>
+        trx
+          .insertInto('t')
+          .values({ v: `other-${i}` })
+          .execute(),
+      ),
+    );
+    expect(await settled(first)).toBe(false);
+    hold.release();
+    await Promise.all([first, ...others]);
+    expect(commits).toBe(1);
+    expect(committed()).toEqual(['first', 'other-0', 'other-1', 'other-2', 'other-3', 'other-4']);
+  });
+
+  it('hands back nothing of a group while it is open: not the first transaction, not a read that saw it', async () => {
+    const kysely = open();
+    const hold = gate();
+    const first = kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'a' }).execute());
+    // The second transaction runs in the same group and holds it open.
+    const second = kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ v: 'b' }).execute();
+      await hold.opened;
+    });
+    const read = kysely.selectFrom('t').select('v').execute();
+    expect(await settled(first)).toBe(false);
+    expect(await settled(read)).toBe(false);
+    expect(committed()).toEqual([]);
+    hold.release();
+    await Promise.all([first, second]);
+    expect((await read).map((row) => row.v)).toEqual(['a', 'b']);
+    expect(committed()).toEqual(['a', 'b']);
+  });
+
+  it('rolls a failed transaction back alone: the others of its group commit', async () => {
+    const kysely = open();
+    const results = await Promise.allSettled([
+      kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'kept-1' }).execute()),
+      kysely.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ v: 'undone' }).execute();
+        await trx.insertInto('t').values({ v: 'kept-1' }).execute();
+      }),
+      kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'kept-2' }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(commits).toBe(1);
+    expect(committed()).toEqual(['kept-1', 'kept-2']);
+  });
+
+  it('fails every transaction of a group whose commit fails, and commits the next group', async () => {
+    const kysely = open();
+    const results = await Promise.allSettled([
+      kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'lost' }).execute()),
+      kysely.transaction().execute((trx) => trx.insertInto('child').values({ parent: 999 }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(committed()).toEqual([]);
+    expect(raw?.inTransaction).toBe(false);
+    await kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'next' }).execute());
+    expect(committed()).toEqual(['next']);
+  });
+
+  it('commits a lone transaction within a turn of the event loop', async () => {
+    const kysely = open();
+    await kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'alone' }).execute());
+    expect(committed()).toEqual(['alone']);
+    expect(raw?.inTransaction).toBe(false);
+    // A statement of its own commits as before.
+    await kysely.insertInto('t').values({ v: 'statement' }).execute();
+    expect(committed()).toEqual(['alone', 'statement']);
+    expect((await sql<{ n: number }>`select count(*) as n from t`.execute(kysely)).rows[0].n).toBe(2);
+  });
+});
