@@ -34,11 +34,6 @@ export class FifoLock {
     this.held = false;
   }
 
-  /** Whether someone holds the lock (and perhaps others wait for it). */
-  get locked(): boolean {
-    return this.held;
-  }
-
   /** How many callers wait for the lock. */
   get waiting(): number {
     return this.waiters.length - this.next;

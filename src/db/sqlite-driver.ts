@@ -250,7 +250,7 @@ export class DurableSqliteDialect extends SqliteDialect {
     private readonly walSync: WalSync | null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
-    this.groups = new CommitGroups(database, () => !this.queue.locked);
+    this.groups = new CommitGroups(database);
     this.directReads = new SqliteDirectReads(database, walSync, this.lease, this.groups);
   }
 

@@ -11,10 +11,6 @@ const NO_PARAMETERS: readonly unknown[] = [];
 class Group {
   /** Leases of the connection that ran in this group's transaction and have ended. */
   leases = 0;
-  /** A commit is planned for the next turn of the event loop. */
-  deferred = false;
-  /** That turn has come, and found the connection held. */
-  overdue = false;
   readonly done: Promise<void>;
   resolve!: () => void;
   reject!: (error: Error) => void;
@@ -38,17 +34,15 @@ class Group {
  * lease wrote or read is handed back before the commit that makes it true, and the durable driver then waits for
  * that commit's sync as for any other.
  *
- * The group stays open while another caller waits for the connection, up to `maxLeases` leases; when none waits,
- * it commits once the event loop has taken in what arrived meanwhile (`setImmediate`), or at the release of
- * whoever holds the connection then.
+ * The group stays open while another caller waits for the connection, up to `maxLeases` leases, and commits at
+ * the end of a lease that no one waits behind: writes share a commit when they queue for the connection together,
+ * and a write alone commits as it would without groups (the write lock of the file is not held any longer).
  */
 export class CommitGroups {
   private open: Group | null = null;
 
   constructor(
     private readonly connection: GroupConnection,
-    /** Whether no one holds the connection or waits for it. */
-    private readonly idle: () => boolean,
     private readonly maxLeases = 32,
   ) {}
 
@@ -84,16 +78,8 @@ export class CommitGroups {
     const group = this.open;
     if (!group) return undefined;
     group.leases++;
-    if (group.leases >= this.maxLeases || (group.overdue && !waiting)) this.commitOpen();
-    else if (!waiting && !group.deferred) {
-      group.deferred = true;
-      setImmediate(() => {
-        if (this.open !== group) return;
-        if (this.idle()) this.commitOpen();
-        // Whoever holds the connection now commits at its release, or hands the group on to a waiting caller.
-        else group.overdue = true;
-      });
-    }
+    // Otherwise the next caller runs in the group.
+    if (!waiting || group.leases >= this.maxLeases) this.commitOpen();
     return group.done;
   }
 

@@ -140,7 +140,7 @@ describe('SQLite group commit', () => {
     expect(committed()).toEqual(['next']);
   });
 
-  it('commits a lone transaction within a turn of the event loop', async () => {
+  it('commits a transaction no one waits behind at once', async () => {
     const kysely = open();
     await kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'alone' }).execute());
     expect(committed()).toEqual(['alone']);
