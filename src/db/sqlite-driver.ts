@@ -149,7 +149,7 @@ class TrackedStatement {
 /**
  * Kysely's SQLite driver, with a connection released before it waits for its commits to reach the disk:
  * the next transaction runs (and writes into the same sync) while this one's caller waits. Transactions that
- * follow each other closely share one commit (CommitGroups). No result is handed back while a commit made
+ * queue for the connection together share one commit (CommitGroups). No result is handed back while a commit made
  * before it is not made or not on disk, so no caller acts on data a power cut could still take away.
  */
 class DurableSqliteDriver extends SqliteDriver {

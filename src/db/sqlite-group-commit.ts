@@ -26,7 +26,7 @@ class Group {
 }
 
 /**
- * Group commit on the one SQLite connection: write transactions that follow each other closely share one SQLite
+ * Group commit on the one SQLite connection: write transactions that queue for the connection together share one SQLite
  * transaction, one commit (one write of each page they share to the log) and one sync. Each transaction of the
  * query layer is a savepoint inside the group's transaction, so a transaction that fails is rolled back alone and
  * the others stay. Every lease of the connection that ran inside the group (its transactions, and any statement
@@ -88,7 +88,7 @@ export class CommitGroups {
     return this.open?.done;
   }
 
-  /** Commits an open group now, if the connection is free (on close). */
+  /** Commits an open group now (when the database closes, after its last lease). */
   flush(): void {
     if (this.open) this.commitOpen();
   }
