@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
+import { settled } from '../helpers/settled.js';
 
 const route = '/v5/carrier-configs/';
-
-/** Whether a request has been answered after several turns of the event loop. */
-const answered = async (promise: Promise<unknown>) => {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-  return done;
-};
 
 /** fs.fdatasync answering through `answer` (its callback) instead of syncing. */
 const mockSync = (answer: (done: (error: Error | null) => void) => void) =>
@@ -80,7 +70,7 @@ describe.skipIf(usingPostgres)('SQLite reads without the query layer', () => {
       .catch(() => 'rolled back');
     await insertedRow;
     const read = t.as(account)('GET', route);
-    expect(await answered(read)).toBe(false);
+    expect(await settled(read)).toBe(false);
     rollBack();
     expect(await transaction).toBe('rolled back');
     const res = await read;
@@ -107,7 +97,7 @@ describe.skipIf(usingPostgres)('SQLite reads without the query layer', () => {
     const executed = vi.spyOn(t.context.database.db.getExecutor(), 'executeQuery');
     const read = t.as(account)('GET', route);
     const reads = () => executed.mock.calls.filter(([query]) => query.query.kind === 'SelectQueryNode').length;
-    expect(await answered(read)).toBe(false);
+    expect(await settled(read)).toBe(false);
     expect(reads()).toBe(0);
     held = false;
     for (const finish of pending.splice(0)) finish();

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/connection.js';
 import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
+import { settled } from '../helpers/settled.js';
 
 /** SQLite's number for the `synchronous` setting NORMAL (the log is synced by WalSync, or not at all). */
 const NORMAL = 1;
@@ -30,17 +31,6 @@ function manualSync() {
     },
   };
 }
-
-const settled = async <T>(promise: Promise<T>) => {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  // Several turns: the query layer awaits a few promises on its way.
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-  return done;
-};
 
 describe('SQLite durability', () => {
   let handle: DatabaseHandle | null = null;

@@ -5,21 +5,12 @@ import SqliteDatabase from 'better-sqlite3';
 import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
+import { settled } from '../helpers/settled.js';
 
 interface Tables {
   t: { id: Generated<number>; v: string };
   child: { id: Generated<number>; parent: number };
 }
-
-const settled = async <T>(promise: Promise<T>) => {
-  let done = false;
-  promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-  return done;
-};
 
 /** Resolves when `release` is called. */
 function gate() {

@@ -142,23 +142,8 @@ const findByTrackingPageReference = new PreparedQuery((db, reference: string) =>
 
 /** Single-row inserts by columns: every create writes the same ones. */
 const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
-/**
- * What a new shipment row holds in the columns an insert may leave out: the defaults of migrations 0002 onwards
- * (a test compares a created row with the row read back).
- */
-const SHIPMENT_DEFAULTS: Omit<
-  ShipmentRow,
-  | 'id'
-  | 'account_id'
-  | 'shipment_uuid'
-  | 'shipment_id'
-  | 'status'
-  | 'source'
-  | 'tracking_page_reference'
-  | 'body'
-  | 'created_at'
-  | 'updated_at'
-> = {
+/** What a new shipment row holds in the columns an insert may leave out: the defaults of migrations 0002 onwards. */
+const SHIPMENT_DEFAULTS = {
   tracking_number: null,
   carrier_reference: null,
   carrier_id: null,
@@ -177,7 +162,15 @@ const SHIPMENT_DEFAULTS: Omit<
   pod_file: null,
   collection_point: null,
   webhook_sequence: 0,
-};
+} satisfies Partial<ShipmentRow>;
+
+/**
+ * A shipment row as the database holds it after inserting `row`: the columns it leaves out at the table's defaults
+ * (test/shipments/shipments.insert.test.ts compares a created row with the row read back).
+ */
+export function storedShipment(row: Insertable<ShipmentsTable>): Omit<ShipmentRow, 'id'> {
+  return { ...SHIPMENT_DEFAULTS, ...row } as Omit<ShipmentRow, 'id'>;
+}
 /** Multi-row tag inserts by row count (a create writes a few tags). */
 const tagInserts = new PreparedQueryFamily<unknown[], never>(16);
 /** Multi-row inserts by row count and columns: imports write full chunks, so one or two shapes recur. */
@@ -454,7 +447,7 @@ export class ShipmentsRepository {
       ? await prepared.query.executeTakeFirst(this.db, ...prepared.values)
       : await build(this.db, row).executeTakeFirst();
     if (!inserted) throw new Error('insert into shipments returned no row');
-    return { ...SHIPMENT_DEFAULTS, ...row, id: inserted.id } as ShipmentRow;
+    return { ...storedShipment(row), id: inserted.id };
   }
 
   async update(id: number, changes: Updateable<ShipmentsTable>): Promise<ShipmentRow> {

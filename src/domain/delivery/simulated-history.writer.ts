@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import { eventDescription, phaseOfEvent } from '../../carriers/phases.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
 import type { Repositories } from '../../db/repositories/index.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { type ShipmentRow, storedShipment } from '../../db/repositories/shipments.repository.js';
 import { SimulatedHistoryRepository } from '../../db/repositories/simulated-history.repository.js';
 import type { ShipmentsTable } from '../../db/schema.js';
 import { randomToken } from '../../secrets.js';
@@ -69,11 +69,11 @@ export async function writeSimulatedHistory(
         const pending = shipmentRow(accountId, shipment);
         const stored = eventsOf(shipment);
         const latest = stored.at(-1)?.phase_key ?? null;
-        const { changes } = eventChanges({ ...asRow(pending), id: 0 }, stored.length, latest, now);
+        const { changes } = eventChanges({ ...storedShipment(pending), id: 0 }, stored.length, latest, now);
         return { row: { ...pending, ...(changes ?? {}) }, stored };
       });
       const inserted = await trx.shipments.insertMany(prepared.map((p) => p.row));
-      const rows: ShipmentRow[] = prepared.map((p, k) => ({ ...asRow(p.row), id: inserted[k].id }));
+      const rows: ShipmentRow[] = prepared.map((p, k) => ({ ...storedShipment(p.row), id: inserted[k].id }));
       const created = await storeEventsOf(
         trx,
         rows.map((shipment, k) => ({ shipment, events: prepared[k].stored })),
@@ -145,39 +145,6 @@ function shipmentRow(accountId: number, shipment: SimulatedShipment): Insertable
     tracking_started_at: null,
     next_poll_at: null,
     last_tracking_update_at: null,
-  };
-}
-
-/** The row as the database holds it after the insert (the columns left to their defaults filled in). */
-function asRow(row: Insertable<ShipmentsTable>): Omit<ShipmentRow, 'id'> {
-  return {
-    account_id: row.account_id,
-    shipment_uuid: row.shipment_uuid,
-    shipment_id: row.shipment_id,
-    tracking_number: row.tracking_number ?? null,
-    carrier_reference: row.carrier_reference ?? null,
-    carrier_id: row.carrier_id ?? null,
-    order_row_id: row.order_row_id ?? null,
-    status: row.status,
-    phase_key: row.phase_key ?? null,
-    source: row.source,
-    shipment_type: row.shipment_type ?? null,
-    tracking_page_reference: row.tracking_page_reference,
-    body: row.body,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    tracking_started_at: null,
-    next_poll_at: null,
-    last_tracking_update_at: row.last_tracking_update_at ?? null,
-    poll_deferred_since: null,
-    tracking_digest: null,
-    tracking_fingerprint: null,
-    push_subscribed_until: null,
-    push_retry_at: null,
-    poll_failures: 0,
-    pod_file: null,
-    collection_point: null,
-    webhook_sequence: 0,
   };
 }
 

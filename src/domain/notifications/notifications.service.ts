@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { type Channel, isReturnTrigger, type Trigger } from '../../core/notification-triggers.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { NotificationRow } from '../../db/repositories/notifications.repository.js';
-import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import { type ShipmentRow, storedShipment } from '../../db/repositories/shipments.repository.js';
 import type { Language } from '../../i18n/languages.js';
 import { FieldErrorCollector, ValidationError } from '../errors.js';
 import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-identifier.js';
@@ -212,32 +212,17 @@ function placeholderShipment(accountId: number): ShipmentRow {
   const now = new Date(0).toISOString();
   return {
     id: 0,
-    account_id: accountId,
-    shipment_uuid: '00000000-0000-4000-8000-000000000000',
-    shipment_id: 'ORDER-1001',
-    tracking_number: null,
-    carrier_reference: null,
-    carrier_id: null,
-    order_row_id: null,
-    status: 'active',
-    phase_key: 'in_transit',
-    source: 'api',
-    shipment_type: null,
-    tracking_page_reference: 'preview',
-    body: '{}',
-    created_at: now,
-    updated_at: now,
-    tracking_started_at: null,
-    next_poll_at: null,
-    last_tracking_update_at: null,
-    poll_deferred_since: null,
-    tracking_digest: null,
-    tracking_fingerprint: null,
-    push_subscribed_until: null,
-    push_retry_at: null,
-    poll_failures: 0,
-    pod_file: null,
-    collection_point: null,
-    webhook_sequence: 0,
+    ...storedShipment({
+      account_id: accountId,
+      shipment_uuid: '00000000-0000-4000-8000-000000000000',
+      shipment_id: 'ORDER-1001',
+      status: 'active',
+      phase_key: 'in_transit',
+      source: 'api',
+      tracking_page_reference: 'preview',
+      body: '{}',
+      created_at: now,
+      updated_at: now,
+    }),
   };
 }
