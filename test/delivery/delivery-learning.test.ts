@@ -158,4 +158,40 @@ describe('delivery learning from the queue', () => {
     expect(await sampled()).toBe(before.sampled - 1);
     expect(await counted()).toBe(before.counted);
   });
+
+  it('an event written while a learner holds its shipment in the queue waits for that learner, without a deadlock', async () => {
+    const id = await delivered();
+    // A learner claims the queued shipment and holds it while the event's transaction locks the shipment and
+    // queues it again; the learner then writes the shipment's facts (which refer to the shipment row).
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let claimed!: () => void;
+    const held = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    const learning = t.context.repos.transaction(async (trx) => {
+      const ids = await trx.deliveryLearning.claim(500);
+      claimed();
+      await gate;
+      return t.context.deliveryLearner.learn(trx, ids);
+    });
+    await held;
+    const event = t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: id,
+      events: [{ event: 'Scanned again at the depot', time: '2026-11-17T12:00:00', timezone: 'Europe/Berlin' }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    expect(await learning).toBe(1);
+    const res = await event;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.events_created).toBe(1);
+    // Queued again after the learner: taken again, and a scan after the attempt changes no count.
+    expect(await t.context.repos.deliveryLearning.size()).toBe(1);
+    const before = { sampled: await sampled(), counted: await counted() };
+    expect(await t.context.deliveryLearning.drain()).toBe(1);
+    expect({ sampled: await sampled(), counted: await counted() }).toEqual(before);
+  });
 });

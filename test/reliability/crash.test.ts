@@ -82,7 +82,7 @@ async function crashRun(database: { label: string; env: Record<string, string> }
       shipments: ledger.shipments.length,
       ...client.stats,
     };
-    expect(ledger.failures, JSON.stringify(summary)).toEqual([]);
+    expect(ledger.failures, `${JSON.stringify(summary)}\n${service.diagnostics}`).toEqual([]);
 
     // Every acknowledged write is there with its content; nothing exists twice.
     const listed: string[] = [];

@@ -18,11 +18,14 @@ export class ReturnsRepository {
     return this.db.updateTable('returns').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** The caller's return by service uuid or merchant return id, locked for the transaction on PostgreSQL. */
+  /**
+   * The caller's return by service uuid or merchant return id, locked for the transaction on PostgreSQL against
+   * other writers of it (the lock an update takes; rows referring to it may still be written).
+   */
   async findForUpdate(accountId: number, by: { return_uuid?: string; return_id?: string }): Promise<ReturnRow | undefined> {
     let query = this.db.selectFrom('returns').selectAll().where('account_id', '=', accountId);
     query = by.return_uuid ? query.where('return_uuid', '=', by.return_uuid) : query.where('return_id', '=', by.return_id ?? '');
-    if (this.dialect === 'postgres') query = query.forUpdate();
+    if (this.dialect === 'postgres') query = query.forNoKeyUpdate();
     return query.executeTakeFirst();
   }
 

@@ -92,7 +92,11 @@ const shownEvents = new PreparedQuery((db, shipmentRowId: number) =>
 const shownEventsOf = new PreparedQueryFamily<number[], ShownEventRow>(101);
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id));
-const findByIdForUpdate = new PreparedQuery((db, id: number) => db.selectFrom('shipments').selectAll().where('id', '=', id).forUpdate());
+// `for no key update`, the lock an update of the row takes: it keeps out other writers of the row, not the
+// writers of rows that refer to it (events, facts), so a holder never waits on them while they wait on it.
+const findByIdForUpdate = new PreparedQuery((db, id: number) =>
+  db.selectFrom('shipments').selectAll().where('id', '=', id).forNoKeyUpdate(),
+);
 const findByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
   db.selectFrom('shipments').selectAll().where('account_id', '=', accountId).where('shipment_uuid', '=', shipmentUuid),
 );
@@ -401,7 +405,10 @@ export class ShipmentsRepository {
       .execute();
   }
 
-  /** Locks one shipment row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
+  /**
+   * Locks one shipment row for the rest of the transaction against other writers of it (PostgreSQL; SQLite
+   * transactions are serial). Rows referring to it (events, delivery facts) may still be written meanwhile.
+   */
   async lock(id: number): Promise<ShipmentRow | undefined> {
     return (this.dialect === 'postgres' ? findByIdForUpdate : findById).executeTakeFirst(this.db, id);
   }
@@ -429,7 +436,7 @@ export class ShipmentsRepository {
     if (ids.length === 0) return rows;
     const query =
       this.dialect === 'postgres'
-        ? sql<R>`select ${columns} from shipments where id in (${this.idList(ids)}) order by id for update`
+        ? sql<R>`select ${columns} from shipments where id in (${this.idList(ids)}) order by id for no key update`
         : sql<R>`select ${columns} from shipments where id in (${this.idList(ids)})`;
     for (const row of (await query.execute(this.db)).rows) rows.set(row.id, row);
     return rows;
