@@ -28,8 +28,10 @@ class Group {
 /**
  * Group commit on the one SQLite connection: write transactions that queue for the connection together share one SQLite
  * transaction, one commit (one write of each page they share to the log) and one sync. Each transaction of the
- * query layer is a savepoint inside the group's transaction, so a transaction that fails is rolled back alone and
- * the others stay. Every lease of the connection that ran inside the group (its transactions, and any statement
+ * query layer after the group's first is a savepoint inside the group's transaction, so a transaction that fails
+ * is rolled back alone and the others stay. The first is not: rolling it back is rolling back the SQLite
+ * transaction, and a savepoint would make SQLite copy every page it changes to a journal (a temporary file
+ * beyond 64 KiB, which a create reaches) only to discard it. Every lease of the connection that ran inside the group (its transactions, and any statement
  * run meanwhile, reads included) is finished only once the group has committed, and fails with it: nothing a
  * lease wrote or read is handed back before the commit that makes it true, and the durable driver then waits for
  * that commit's sync as for any other.
@@ -40,6 +42,8 @@ class Group {
  */
 export class CommitGroups {
   private open: Group | null = null;
+  /** The transaction running now is the group's first (it holds no savepoint). */
+  private first = false;
 
   constructor(
     private readonly connection: GroupConnection,
@@ -50,22 +54,32 @@ export class CommitGroups {
   begin(): void {
     // SQLite rolls a transaction back by itself after some errors (a full disk, an I/O error): that group is lost.
     if (this.open && !this.connection.raw.inTransaction) this.fail(new Error('The shared transaction was rolled back by SQLite.'));
-    if (!this.open) {
+    this.first = !this.open;
+    if (this.first) {
       // `begin` is run as `begin immediate` by the driver's statement cache: the write lock is taken now.
       this.run('begin');
       this.open = new Group();
+    } else {
+      this.run('savepoint wb_write');
     }
-    this.run('savepoint wb_write');
   }
 
   /** Ends a transaction of the query layer: its writes join the group's. */
   commit(): void {
-    this.run('release wb_write');
+    if (!this.first) this.run('release wb_write');
   }
 
   /** Rolls back a transaction of the query layer alone. */
   rollback(): void {
     if (!this.connection.raw.inTransaction) return;
+    if (this.first) {
+      // Nothing else ran in the group yet: its transaction is this one's alone, and the group ends with it.
+      const group = this.open as Group;
+      this.open = null;
+      this.run('rollback');
+      group.resolve();
+      return;
+    }
     this.run('rollback to wb_write');
     this.run('release wb_write');
   }

@@ -141,4 +141,53 @@ describe('SQLite group commit', () => {
     expect(committed()).toEqual(['alone', 'statement']);
     expect((await sql<{ n: number }>`select count(*) as n from t`.execute(kysely)).rows[0].n).toBe(2);
   });
+
+  it('rolls a failed first transaction of a group back whole; those queued behind it commit', async () => {
+    const kysely = open();
+    const results = await Promise.allSettled([
+      kysely.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ v: 'undone' }).execute();
+        await trx.insertInto('t').values({ v: 'undone' }).execute();
+      }),
+      kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'kept-1' }).execute()),
+      kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'kept-2' }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(committed()).toEqual(['kept-1', 'kept-2']);
+    expect(raw?.inTransaction).toBe(false);
+  });
+
+  it("journals no page of a group's first transaction; a later one's changes are journaled to be undone alone", async () => {
+    const kysely = open();
+    // SQLite keeps a savepoint's journal in memory up to 64 KiB, then in a temporary file it has already unlinked.
+    const journals = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return /etilqs_/.test(fs.readlinkSync(`/proc/self/fd/${fd}`));
+        } catch {
+          return false;
+        }
+      }).length;
+    const rows = Array.from({ length: 400 }, (_, i) => ({ v: `${i}-${'x'.repeat(1000)}` }));
+    await kysely.insertInto('t').values(rows).execute();
+    const before = journals();
+    const hold = gate();
+    const seen: number[] = [];
+    const first = kysely.transaction().execute(async (trx) => {
+      // One row per statement: a statement that may change many rows keeps a journal of its own.
+      for (let id = 1; id <= rows.length; id++) await trx.updateTable('t').set({ v: sql`v || 'a'` }).where('id', '=', id).execute();
+      seen.push(journals() - before);
+    });
+    const second = kysely.transaction().execute(async (trx) => {
+      for (let id = 1; id <= rows.length; id++) await trx.updateTable('t').set({ v: sql`v || 'b'` }).where('id', '=', id).execute();
+      seen.push(journals() - before);
+      await hold.opened;
+    });
+    await settled(first);
+    hold.release();
+    await Promise.all([first, second]);
+    expect(seen).toEqual([0, 1]);
+    expect(commits).toBe(2);
+  });
 });
