@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { DeliveryLearningTask } from '../../src/jobs/delivery-learning.task.js';
@@ -182,7 +183,18 @@ describe('delivery learning from the queue', () => {
       shipment_id: id,
       events: [{ event: 'Scanned again at the depot', time: '2026-11-17T12:00:00', timezone: 'Europe/Berlin' }],
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (t.context.database.dialect === 'postgres') {
+      // The event's transaction holds the shipment and waits for the learner's queue row.
+      const waiting = async () =>
+        (
+          await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query ilike '%insert into "delivery_learning"%'`.execute(db())
+        ).rows[0].n;
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+    } else {
+      // SQLite: the event waits for the connection the learner holds.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     release();
     expect(await learning).toBe(1);
     const res = await event;
