@@ -169,4 +169,23 @@ describe('consumer notifications by SMS', () => {
     await work();
     expect((await log(next))[0]).toMatchObject({ status: 'suppressed', reason: 'bounced' });
   });
+
+  it('refuses a callback whose body is not a flat form (an array, objects that cannot be read as text) with 403, not an error', async () => {
+    for (const kind of ['status', 'inbound']) {
+      for (const payload of [
+        [null, { toString: -2e-323, valueOf: 'x' }, ['c']],
+        { MessageSid: { toString: 1 }, MessageStatus: ['undelivered'] },
+        'MessageSid',
+      ]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/notifications/sms/twilio/${acct.accountUuid}/${kind}?constructor=%20`,
+          headers: { 'content-type': 'application/json', 'x-twilio-signature': 'bm90LWEtc2lnbmF0dXJl' },
+          payload: JSON.stringify(payload),
+        });
+        expect(res.statusCode, `${kind} ${JSON.stringify(payload)}: ${res.body}`).toBe(403);
+        expect(res.json()).toEqual({ api_response: 403, message: 'Key not authorized' });
+      }
+    }
+  });
 });

@@ -53,11 +53,10 @@ export const notificationLinkRoutes: FastifyPluginAsyncTypebox = async (app) => 
     headers: Record<string, string | string[] | undefined>,
     body: unknown,
   ) => {
-    const form = Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
     return app.context.smsHooks.receive(kind, params.provider, params.account_uuid, {
       url: `${app.context.config.publicUrl}${url}`,
       headers,
-      params: form,
+      params: formOf(body),
     });
   };
 
@@ -83,6 +82,19 @@ export const notificationLinkRoutes: FastifyPluginAsyncTypebox = async (app) => 
     );
   }
 };
+
+/**
+ * A provider's callback as the flat name → text map its signature covers (a form, or a flat JSON object). Anything
+ * else a caller may send (an array, nested objects, null) carries no parameter: the signature check then refuses it.
+ */
+function formOf(body: unknown): Record<string, string> {
+  const form: Record<string, string> = {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return form;
+  for (const [name, value] of Object.entries(body)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') form[name] = String(value);
+  }
+  return form;
+}
 
 function acceptLanguage(header: string | undefined) {
   return languageOfAcceptLanguage(header) ?? DEFAULT_LANGUAGE;
