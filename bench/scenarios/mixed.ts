@@ -96,18 +96,19 @@ interface Point {
   serviceSeconds: number;
   peakRssMiB: number;
   /** Shipment renderings answered from the render cache and made anew while measured (one process's /metrics). */
-  renderings: { hits: number; misses: number } | null;
+  renderings: { hits: number; misses: number; headsUnread: number } | null;
 }
 
 /** The render cache's counters at /metrics, or null when they cannot be read. */
-async function renderCounters(url: string): Promise<{ hits: number; misses: number } | null> {
+async function renderCounters(url: string): Promise<{ hits: number; misses: number; headsUnread: number } | null> {
   try {
     const text = await (await fetch(`${url}/metrics`)).text();
     const value = (result: string) =>
       Number(new RegExp(`^waybill_render_cache_requests_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
     const hits = value('hit');
     const misses = value('miss');
-    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses } : null;
+    const headsUnread = Number(/^waybill_shipment_heads_unread_total (\d+)$/m.exec(text)?.[1] ?? 0);
+    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread } : null;
   } catch {
     return null;
   }
@@ -230,7 +231,14 @@ export const mixed: Scenario = {
           mainThreadCpuMs: ours.mainMs,
           serviceSeconds: ours.seconds,
           peakRssMiB: peakRss,
-          renderings: before && after && workers === 1 ? { hits: after.hits - before.hits, misses: after.misses - before.misses } : null,
+          renderings:
+            before && after && workers === 1
+              ? {
+                  hits: after.hits - before.hits,
+                  misses: after.misses - before.misses,
+                  headsUnread: after.headsUnread - before.headsUnread,
+                }
+              : null,
         });
       }
 
@@ -265,7 +273,7 @@ export const mixed: Scenario = {
         const goal = goalOf(point);
         const kept = point.renderings;
         const renderings = kept
-          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made)`
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read`
           : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)

@@ -3,8 +3,10 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { ChangeWatch } from './change-watch.js';
 import { allowDirectReads } from './prepared-query.js';
 import type { Database } from './schema.js';
+import { SqliteChangeWatch } from './sqlite-change-watch.js';
 import { sqliteDialect, WalSync } from './sqlite-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
@@ -15,6 +17,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Where the data lives, for logs (file path or host/database, never a password). */
   description: string;
+  /** Changes to shipments known without reading them (embedded SQLite only). */
+  changes: ChangeWatch | null;
   close(): Promise<void>;
 }
 
@@ -70,6 +74,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
     db,
     dialect: 'sqlite',
     description: file,
+    changes: new SqliteChangeWatch(raw, () => walSync?.failed ?? false),
     close: async () => {
       await db.destroy();
       await checkpointer.close();
@@ -92,6 +97,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     dialect: 'postgres',
+    changes: null,
     description: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
     close: () => db.destroy(),
   };

@@ -39,6 +39,11 @@ export class WalSync {
     return this.synced < this.committed || this.failure !== null;
   }
 
+  /** True once a sync has failed: nothing may be answered until a restart. */
+  get failed(): boolean {
+    return this.failure !== null;
+  }
+
   /** Resolves once every commit noted so far is on disk. */
   async barrier(): Promise<void> {
     const target = this.committed;

@@ -34,6 +34,15 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc({ result: 'miss' }, misses);
     },
   });
+  new client.Counter({
+    name: 'waybill_shipment_heads_unread_total',
+    help: 'Shipment details found without a read, nothing having changed the shipment since it was last read',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(app.context.shipmentReader.headsUnread);
+    },
+  });
   // Each route observes under its own path, known when it is added: `request.routeOptions` builds an object of
   // every route option each time it is read. Requests no route matched are observed here.
   app.addHook('onRoute', (route) => {

@@ -112,6 +112,12 @@ const HEAD_COLUMNS = [
   'shipment_versions.version',
 ] as const;
 export type ShipmentHead = Pick<ShipmentRow, 'id' | 'shipment_id' | 'shipment_uuid' | 'pod_file'> & { version: number };
+/**
+ * What a list page's kept renderings are checked by: the row id and the version, read from the account's index
+ * and the narrow `shipment_versions` alone (a list page has no proof-of-delivery link).
+ */
+export type ShipmentStamp = Pick<ShipmentHead, 'id' | 'version'>;
+const STAMP_COLUMNS = ['shipments.id', 'shipment_versions.version'] as const;
 /** The heads of an account's shipments, to be narrowed by the caller. */
 function headsOf(db: Kysely<Database>, accountId: number) {
   return db
@@ -120,18 +126,25 @@ function headsOf(db: Kysely<Database>, accountId: number) {
     .select(HEAD_COLUMNS)
     .where('shipments.account_id', '=', accountId);
 }
+/** The stamps of an account's shipments, newest first. */
+function stampsOf(db: Kysely<Database>, accountId: number) {
+  return db
+    .selectFrom('shipments')
+    .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
+    .select(STAMP_COLUMNS)
+    .where('shipments.account_id', '=', accountId)
+    .orderBy('shipments.id', 'desc');
+}
 const headByUuid = new PreparedQuery((db, accountId: number, shipmentUuid: string) =>
   headsOf(db, accountId).where('shipments.shipment_uuid', '=', shipmentUuid),
 );
 const headByShipmentId = new PreparedQuery((db, accountId: number, shipmentId: string) =>
   headsOf(db, accountId).where('shipments.shipment_id', '=', shipmentId),
 );
-/** The heads of an unfiltered list page, newest first (the common page: compiled once). */
-const pageHeads = new PreparedQuery((db, accountId: number, limit: number) =>
-  headsOf(db, accountId).orderBy('shipments.id', 'desc').limit(limit),
-);
-const pageHeadsBefore = new PreparedQuery((db, accountId: number, beforeId: number, limit: number) =>
-  headsOf(db, accountId).where('shipments.id', '<', beforeId).orderBy('shipments.id', 'desc').limit(limit),
+/** The stamps of an unfiltered list page, newest first (the common page: compiled once). */
+const pageStamps = new PreparedQuery((db, accountId: number, limit: number) => stampsOf(db, accountId).limit(limit));
+const pageStampsBefore = new PreparedQuery((db, accountId: number, beforeId: number, limit: number) =>
+  stampsOf(db, accountId).where('shipments.id', '<', beforeId).limit(limit),
 );
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
@@ -629,22 +642,22 @@ export class ShipmentsRepository {
     return this.listed(accountId, filter, beforeId).selectAll('shipments').orderBy('shipments.id', 'desc').limit(limit).execute();
   }
 
-  /** The heads of a `list` page: what its kept renderings are checked by. */
-  async listHeads(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentHead[]> {
+  /** The stamps of a `list` page: what its kept renderings are checked by. */
+  async listStamps(accountId: number, filter: ShipmentListFilter, limit: number, beforeId: number | null): Promise<ShipmentStamp[]> {
     if (Object.values(filter).every((value) => value === undefined)) {
       const page =
         beforeId === null
-          ? await pageHeads.execute(this.db, accountId, limit)
-          : await pageHeadsBefore.execute(this.db, accountId, beforeId, limit);
-      return page.map(headOf);
+          ? await pageStamps.execute(this.db, accountId, limit)
+          : await pageStampsBefore.execute(this.db, accountId, beforeId, limit);
+      return page.map(stampOf);
     }
     const rows = await this.listed(accountId, filter, beforeId)
       .innerJoin('shipment_versions', 'shipment_versions.shipment_row_id', 'shipments.id')
-      .select(HEAD_COLUMNS)
+      .select(STAMP_COLUMNS)
       .orderBy('shipments.id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map(headOf);
+    return rows.map(stampOf);
   }
 
   /** The account's shipment head by `shipment_uuid` or by `shipment_id`. */
@@ -684,6 +697,11 @@ export class ShipmentsRepository {
     }
     return query;
   }
+}
+
+/** A stamp as read (PostgreSQL answers a bigint as text). */
+function stampOf(row: { id: number | string; version: number | string }): ShipmentStamp {
+  return { id: Number(row.id), version: Number(row.version) };
 }
 
 /** A head as read (PostgreSQL answers a bigint as text). */

@@ -1,6 +1,7 @@
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ShipmentHead, ShipmentRow } from '../../db/repositories/shipments.repository.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
+import type { ShipmentHeads } from './shipment-head-memo.js';
 
 export interface ShipmentIdentifier {
   shipment_uuid?: string;
@@ -20,11 +21,11 @@ export async function findShipment(repos: Repositories, accountId: number, id: S
 }
 
 /** `findShipment`, reading only the shipment's head (what its kept rendering is checked by). */
-export async function findShipmentHead(repos: Repositories, accountId: number, id: ShipmentIdentifier): Promise<ShipmentHead> {
+export async function findShipmentHead(heads: ShipmentHeads, accountId: number, id: ShipmentIdentifier): Promise<ShipmentHead> {
   requireIdentifier(id);
   const head = id.shipment_uuid
-    ? await repos.shipments.head(accountId, 'shipment_uuid', id.shipment_uuid)
-    : await repos.shipments.head(accountId, 'shipment_id', id.shipment_id as string);
+    ? await heads.head(accountId, 'shipment_uuid', id.shipment_uuid)
+    : await heads.head(accountId, 'shipment_id', id.shipment_id as string);
   return matched(head, id);
 }
 

@@ -1,13 +1,15 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
+import type { ChangeWatch } from '../../db/change-watch.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import type { ShipmentHead, ShipmentListFilter, ShipmentRow } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentListFilter, ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments.repository.js';
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
 import type { RenderedShipment, ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
+import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 
@@ -37,6 +39,8 @@ export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string,
  */
 export class ShipmentReader {
   readonly cache: ShipmentJsonCache;
+  /** Heads by identifier: kept while the database tells nothing changed them, when it can tell and renderings are kept. */
+  readonly heads: ShipmentHeads;
 
   constructor(
     private readonly repos: Repositories,
@@ -45,11 +49,18 @@ export class ShipmentReader {
     private readonly serializers: ShipmentSerializers,
     cacheBytes: number,
     private readonly extras: ShipmentExtras,
+    changes: ChangeWatch | null = null,
   ) {
     this.cache = new ShipmentJsonCache(cacheBytes);
+    this.heads = changes && cacheBytes > 0 ? new ShipmentHeadMemo(repos.shipments, changes) : repos.shipments;
   }
 
-  /** The same reader keeping no renderings, so every shipment is rendered anew (what the cache is checked against). */
+  /** Heads answered without a read since start (metrics). */
+  get headsUnread(): number {
+    return this.heads instanceof ShipmentHeadMemo ? this.heads.hits : 0;
+  }
+
+  /** The same reader keeping nothing, so every shipment is read and rendered anew (what the cache is checked against). */
   uncached(): ShipmentReader {
     return new ShipmentReader(this.repos, this.carriers, this.phaseName, this.serializers, 0, this.extras);
   }
@@ -61,8 +72,8 @@ export class ShipmentReader {
 
   /** The account's shipment with this identifier. */
   async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<RenderedShipment> {
-    const head = await findShipmentHead(this.repos, caller.accountId, identifier);
-    const [rendered] = await this.renderHeads([head], version);
+    const head = await findShipmentHead(this.heads, caller.accountId, identifier);
+    const [rendered] = await this.renderStamps([head], version, () => this.extras.podUrl(head));
     if (!rendered) throw new NotFoundError('No shipment matches the identifier');
     return rendered;
   }
@@ -77,26 +88,31 @@ export class ShipmentReader {
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
   async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
-    const { heads, next_page } = await this.listPage(caller, query);
-    return { shipments: await this.renderHeads(heads, 'v5'), next_page };
+    const { stamps, next_page } = await this.listPage(caller, query);
+    return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
 
-  private async listPage(caller: Caller, query: ListQuery): Promise<{ heads: ShipmentHead[]; next_page: string | null }> {
+  private async listPage(caller: Caller, query: ListQuery): Promise<{ stamps: ShipmentStamp[]; next_page: string | null }> {
     const cursor = query.next_page ? decodeCursor(query.next_page) : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
-    const heads = await this.repos.shipments.listHeads(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
-    const page = heads.slice(0, cursor.limit);
+    const stamps = await this.repos.shipments.listStamps(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
+    const page = stamps.slice(0, cursor.limit);
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
     const next =
-      heads.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
-    return { heads: page, next_page: next };
+      stamps.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
+    return { stamps: page, next_page: next };
   }
 
   /**
-   * The shipments these heads name, the one way the API reads them: a kept rendering made at the head's version is
-   * sent as it is; the others are read whole (after their heads, so never older than the versions they are kept
-   * at), rendered and kept. A shipment deleted since its head was read is left out.
+   * The shipments these stamps name, the one way the API reads them: a kept rendering made at the stamp's version is
+   * sent as it is (in the v5.2 shape with the proof of delivery's link of `podUrl`, which one shipment's details
+   * give); the others are read whole (after their stamps, so never older than the versions they are kept at),
+   * rendered and kept. A shipment deleted since its stamp was read is left out.
    */
-  private async renderHeads(heads: ShipmentHead[], version: ShapeVersion): Promise<RenderedShipment[]> {
+  private async renderStamps(
+    heads: ShipmentStamp[],
+    version: ShapeVersion,
+    podUrl: (() => Promise<string | null>) | null,
+  ): Promise<RenderedShipment[]> {
     const texts: Array<Buffer | undefined> = heads.map((head) => this.cache.get(version, head.id, head.version));
     const missed = heads.filter((_, i) => texts[i] === undefined);
     const made = new Map<number, RenderedShipment>();
@@ -116,7 +132,7 @@ export class ShipmentReader {
         const rendered = made.get(heads[i].id);
         if (rendered) shipments.push(rendered);
       } else {
-        shipments.push({ version, json, podUrl: version === 'v5.2' ? await this.extras.podUrl(heads[i]) : null });
+        shipments.push({ version, json, podUrl: version === 'v5.2' && podUrl ? await podUrl() : null });
       }
     }
     return shipments;

@@ -1,0 +1,91 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { ChangeMark, ChangeWatch } from './change-watch.js';
+
+/** Shipments whose last write is remembered; beyond it the list starts over and every earlier mark is void. */
+const REMEMBERED = 100_000;
+
+/**
+ * Changes to shipments on the embedded database, followed without reading them:
+ * - commits of other connections (another process, `waybill` commands, a statement typed into the file) by
+ *   `PRAGMA data_version`, which changes with each of them and never with this connection's own;
+ * - this connection's own writes by temporary triggers (this connection's alone, never in the file) that note
+ *   the shipment of every update or delete of `shipments` and of `shipment_versions` (which every write a
+ *   rendering shows bumps, 0026) as the statement runs, before its commit.
+ *
+ * The triggers are made at the first mark, once the tables exist (after migrations); until then, and after a
+ * failed sync (no answer may be given then: WalSync), there is no mark.
+ */
+export class SqliteChangeWatch implements ChangeWatch {
+  private written = 0;
+  /** Marks taken before this are void (the remembered writes were forgotten). */
+  private forgotten = 0;
+  private readonly lastWrite = new Map<number, number>();
+  private dataVersion: SqliteDatabase.Statement | null = null;
+
+  constructor(
+    private readonly raw: SqliteDatabase.Database,
+    private readonly failed: () => boolean,
+  ) {}
+
+  mark(): ChangeMark | null {
+    if (this.failed() || !this.watching()) return null;
+    const dataVersion = this.readDataVersion();
+    return dataVersion === null ? null : { dataVersion, written: this.written };
+  }
+
+  unchangedSince(mark: ChangeMark, rowId: number): boolean {
+    return (
+      mark.written >= this.forgotten &&
+      (this.lastWrite.get(rowId) ?? 0) <= mark.written &&
+      !this.failed() &&
+      this.readDataVersion() === mark.dataVersion
+    );
+  }
+
+  /** null when it cannot be read now (the connection busy with a statement): nothing is taken as unchanged then. */
+  private readDataVersion(): number | null {
+    try {
+      return (this.dataVersion as SqliteDatabase.Statement).get() as number;
+    } catch {
+      return null;
+    }
+  }
+
+  private noteWrite(rowId: number): void {
+    this.lastWrite.set(rowId, ++this.written);
+    if (this.lastWrite.size > REMEMBERED) {
+      this.lastWrite.clear();
+      this.forgotten = this.written;
+    }
+  }
+
+  private watching(): boolean {
+    if (this.dataVersion) return true;
+    // Made outside any transaction, so that no rollback can take the triggers away.
+    if (this.raw.inTransaction) return false;
+    const tables = this.raw
+      .prepare(`select count(*) from sqlite_master where type = 'table' and name in ('shipments', 'shipment_versions')`)
+      .pluck()
+      .get();
+    if (tables !== 2) return false;
+    try {
+      this.raw.function('waybill_shipment_written', { deterministic: false }, (rowId: unknown) => {
+        this.noteWrite(Number(rowId));
+        return null;
+      });
+      const note = (row: string) => `select waybill_shipment_written(${row}.id);`;
+      const noteVersion = (row: string) => `select waybill_shipment_written(${row}.shipment_row_id);`;
+      this.raw.exec(`
+        create temp trigger if not exists waybill_watch_shipment_update after update on main.shipments begin ${note('old')} ${note('new')} end;
+        create temp trigger if not exists waybill_watch_shipment_delete after delete on main.shipments begin ${note('old')} end;
+        create temp trigger if not exists waybill_watch_version_update after update on main.shipment_versions begin ${noteVersion('old')} ${noteVersion('new')} end;
+        create temp trigger if not exists waybill_watch_version_delete after delete on main.shipment_versions begin ${noteVersion('old')} end;
+      `);
+    } catch {
+      // A read-only file, or the connection busy with a statement: every read is made, and the next mark tries again.
+      return false;
+    }
+    this.dataVersion = this.raw.prepare('pragma data_version').pluck();
+    return true;
+  }
+}

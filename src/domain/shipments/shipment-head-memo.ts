@@ -1,0 +1,50 @@
+import type { ChangeMark, ChangeWatch } from '../../db/change-watch.js';
+import type { ShipmentHead, ShipmentsRepository } from '../../db/repositories/shipments.repository.js';
+
+/** Where shipment heads are read from: the repository, or a memo in front of it. */
+export type ShipmentHeads = Pick<ShipmentsRepository, 'head'>;
+
+interface Kept {
+  head: ShipmentHead;
+  mark: ChangeMark;
+}
+
+/**
+ * Shipment heads found by identifier, answered again without a read while the database tells (ChangeWatch) that
+ * nothing can have changed the shipment since the head was read: a details request whose rendering is kept then
+ * reads nothing. A head is kept only as read from the database (never in a transaction) and only when found, so
+ * a shipment made later under a looked-up identifier is always read. The least recently used go first beyond
+ * `max`.
+ */
+export class ShipmentHeadMemo implements ShipmentHeads {
+  private readonly kept = new Map<string, Kept>();
+  /** Heads answered without a read (counted since start). */
+  hits = 0;
+
+  constructor(
+    private readonly heads: ShipmentHeads,
+    private readonly changes: ChangeWatch,
+    private readonly max = 50_000,
+  ) {}
+
+  async head(accountId: number, by: 'shipment_uuid' | 'shipment_id', value: string): Promise<ShipmentHead | undefined> {
+    const key = `${accountId}\u0000${by}\u0000${value}`;
+    const kept = this.kept.get(key);
+    if (kept) {
+      this.kept.delete(key);
+      if (this.changes.unchangedSince(kept.mark, kept.head.id)) {
+        this.kept.set(key, kept);
+        this.hits++;
+        return kept.head;
+      }
+    }
+    const mark = this.changes.mark();
+    const head = await this.heads.head(accountId, by, value);
+    if (head && mark) {
+      this.kept.delete(key);
+      this.kept.set(key, { head, mark });
+      if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value as string);
+    }
+    return head;
+  }
+}
