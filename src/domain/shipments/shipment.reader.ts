@@ -104,32 +104,32 @@ export class ShipmentReader {
 
   /**
    * The shipments these stamps name, the one way the API reads them: a kept rendering made at the stamp's version is
-   * sent as it is (in the v5.2 shape with the proof of delivery's link of `podUrl`, which one shipment's details
-   * give); the others are read whole (after their stamps, so never older than the versions they are kept at),
-   * rendered and kept. A shipment deleted since its stamp was read is left out.
+   * sent as it is; the others are read whole (after their stamps, so never older than the versions they are kept
+   * at), rendered and kept. A shipment deleted since its stamp was read is left out. A kept rendering in the v5.2
+   * shape (one shipment's details, never a page) gets the proof of delivery's link from `podUrl`.
    */
   private async renderStamps(
-    heads: ShipmentStamp[],
+    stamps: ShipmentStamp[],
     version: ShapeVersion,
     podUrl: (() => Promise<string | null>) | null,
   ): Promise<RenderedShipment[]> {
-    const texts: Array<Buffer | undefined> = heads.map((head) => this.cache.get(version, head.id, head.version));
-    const missed = heads.filter((_, i) => texts[i] === undefined);
+    const texts: Array<Buffer | undefined> = stamps.map((stamp) => this.cache.get(version, stamp.id, stamp.version));
+    const missed = stamps.filter((_, i) => texts[i] === undefined);
     const made = new Map<number, RenderedShipment>();
     if (missed.length > 0) {
       const rows =
         missed.length === 1
           ? [await this.repos.shipments.findById(missed[0].id)].filter((row): row is ShipmentRow => row !== undefined)
-          : await this.repos.shipments.findByIds(missed.map((head) => head.id));
-      const versions = new Map(missed.map((head) => [head.id, head.version]));
+          : await this.repos.shipments.findByIds(missed.map((stamp) => stamp.id));
+      const versions = new Map(missed.map((stamp) => [stamp.id, stamp.version]));
       const rendered = await this.renderRows(rows, version, versions);
       for (let i = 0; i < rows.length; i++) made.set(rows[i].id, rendered[i]);
     }
     const shipments: RenderedShipment[] = [];
-    for (let i = 0; i < heads.length; i++) {
+    for (let i = 0; i < stamps.length; i++) {
       const json = texts[i];
       if (json === undefined) {
-        const rendered = made.get(heads[i].id);
+        const rendered = made.get(stamps[i].id);
         if (rendered) shipments.push(rendered);
       } else {
         shipments.push({ version, json, podUrl: version === 'v5.2' && podUrl ? await podUrl() : null });
