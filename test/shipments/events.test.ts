@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
@@ -129,5 +130,50 @@ describe('POST /v5/events/create/', () => {
     expect(unknown.statusCode).toBe(404);
     const none = await t.call(acct.token, 'POST', '/v5/events/create/', { events: [{ event: 'x', time: '2026-01-01' }] });
     expect(none.statusCode).toBe(400);
+  });
+
+  it('waits for another writer holding the shipment, without a deadlock', async () => {
+    await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ev-held' });
+    const account = await t.context.accounts.require(acct.accountUuid);
+    const row = await t.context.repos.shipments.findByShipmentId(account.id, 'ev-held');
+    if (!row) throw new Error('ev-held not found');
+    // Another writer (an update, a poll) holds the shipment's row and then writes what bumps its version.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const writer = t.context.repos.transaction(async (trx) => {
+      await trx.shipments.lock(row.id);
+      locked();
+      await gate;
+      await trx.shipments.update(row.id, { status: 'inactive', updated_at: new Date().toISOString() });
+    });
+    await held;
+    const event = t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: 'ev-held',
+      events: [{ event: 'Scanned while held', time: '2026-03-30T08:00:00Z' }],
+    });
+    if (t.context.database.dialect === 'postgres') {
+      // The event's transaction waits for the shipment's row.
+      const waiting = async () =>
+        (
+          await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database()`.execute(t.context.database.db)
+        ).rows[0].n;
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+    } else {
+      // SQLite: the event waits for the connection the writer holds.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    release();
+    await writer;
+    const res = await event;
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.events_created).toBe(1);
+    expect((await details('ev-held')).all_events.map((e: { event: string }) => e.event)).toEqual(['Scanned while held']);
   });
 });

@@ -59,10 +59,12 @@ export async function storeEvents(
   now: string,
   options: RecordOptions = {},
 ): Promise<EventChanges> {
+  // Re-read under a row lock: a poll and a manual event on one shipment must not overwrite each other's state. The
+  // lock comes before the insert, whose trigger bumps the shipment's version: every writer takes the shipment's row
+  // before its version's, so two writers of one shipment never wait for each other in a circle (on PostgreSQL).
+  if (!options.locked) shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
   const created = await repos.events.insertNew(events.map((e) => ({ ...e, shipment_row_id: shipment.id, created_at: now })));
   if (created === 0) return { created, changes: null, shipment, stateChanged: false };
-  // Re-read under a row lock: a poll and a manual event on one shipment must not overwrite each other's state.
-  if (!options.locked) shipment = (await repos.shipments.lock(shipment.id)) ?? shipment;
   const latest = await repos.events.latestWithPhase(shipment.id);
   return eventChanges(shipment, created, latest?.phase_key ?? null, now, options.correction);
 }
