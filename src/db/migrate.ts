@@ -25,6 +25,7 @@ import * as deliveryLearningQueue from './migrations/0024_delivery_learning_queu
 import * as trackingStops from './migrations/0025_tracking_stops.js';
 import * as shipmentVersions from './migrations/0026_shipment_versions.js';
 import * as returnPolicies from './migrations/0027_return_policies.js';
+import * as trackingLookupsByKey from './migrations/0028_tracking_lookups_by_key.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0025_tracking_stops': trackingStops,
   '0026_shipment_versions': shipmentVersions,
   '0027_return_policies': returnPolicies,
+  '0028_tracking_lookups_by_key': trackingLookupsByKey,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,3 +1,5 @@
+import { type RawBuilder, sql } from 'kysely';
+
 /**
  * Every character JavaScript's `\s` matches (the spaces and line ends that carrier detection's
  * `normalizeTrackingNumber` removes, src/carriers/detect/index.ts), and the dash it removes with them.
@@ -18,4 +20,14 @@ export function trackingNumberKeySql(column: string): string {
   let expression = column;
   for (const character of REMOVED) expression = `replace(${expression}, '${character}', '')`;
   return `upper(${expression})`;
+}
+
+/**
+ * The key of a number given as a value (bound as a parameter), by the same SQL as `trackingNumberKeySql`, so
+ * that it compares equal to the indexed key of every stored number it equals, whatever letters it holds.
+ */
+export function trackingNumberKeyOf(value: string): RawBuilder<string> {
+  let expression: RawBuilder<unknown> = sql`${value}`;
+  for (const character of REMOVED) expression = sql`replace(${expression}, ${sql.lit(character)}, '')`;
+  return sql<string>`upper(${expression})`;
 }

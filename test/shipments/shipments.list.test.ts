@@ -1,5 +1,7 @@
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { withTrackingNumber } from '../../src/db/repositories/shipments.repository.js';
+import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
 
 describe('GET /v5/shipment/list/', () => {
   let t: TestApp;
@@ -56,6 +58,38 @@ describe('GET /v5/shipment/list/', () => {
     expect((await list({ carrier_reference: 'sb' })).json().data).toHaveLength(1);
     expect((await list({ shipment_id: 'L-03' })).json().data).toHaveLength(1);
     expect((await list({ status: 'pending', limit: '100' })).json().data.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('filters by the tracking number exactly as stored, found by the index on its key', async () => {
+    const created = await t.call(acct.token, 'POST', '/v5/shipment/', {
+      shipment_id: 'K-1',
+      tracking_number: 'wb 700-0008',
+      carrier_reference: 'sb',
+    });
+    expect(created.statusCode).toBe(200);
+    const found = async (number: string) => {
+      const res = await list({ tracking_number: number });
+      return res.statusCode === 404 ? [] : res.json().data.map((s: { shipment_id: string }) => s.shipment_id);
+    };
+    expect(await found('wb 700-0008')).toEqual(['K-1']);
+    // Same key, another spelling: the filter stays exact (no match is a 404, as for every filter).
+    expect(await found('WB7000008')).toEqual([]);
+    expect(await found('wb 700-000')).toEqual([]);
+
+    const db = t.context.database.db;
+    const query = db.selectFrom('shipments').select('id').where('account_id', '=', 1).where(withTrackingNumber('WB7000007')).compile();
+    const plan = await db.connection().execute(async (connection) => {
+      const explain = (prefix: string) => connection.executeQuery(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
+      if (!usingPostgres) return explain('explain query plan');
+      // The tables are small: without this PostgreSQL reads them whole whatever the index.
+      await sql`set enable_seqscan = off`.execute(connection);
+      try {
+        return await explain('explain');
+      } finally {
+        await sql`reset enable_seqscan`.execute(connection);
+      }
+    });
+    expect(JSON.stringify(plan.rows)).toContain('shipments_account_tracking_key');
   });
 
   it('filters by created and updated date', async () => {

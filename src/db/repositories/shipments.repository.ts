@@ -11,7 +11,17 @@ import {
   writeById,
 } from '../prepared-query.js';
 import type { Database, ShipmentsTable } from '../schema.js';
+import { trackingNumberKeyOf, trackingNumberKeySql } from '../tracking-number-key.js';
 import type { TrackingEventRow } from './tracking-events.repository.js';
+
+/**
+ * Shipments whose tracking number is exactly `trackingNumber`, found (beside their account) by the number's key
+ * that `shipments_account_tracking_key` (0022) indexes: equal numbers have equal keys, so the key narrows the
+ * lookup to an index range and the exact comparison keeps the answer as it was.
+ */
+export function withTrackingNumber(trackingNumber: string): RawBuilder<boolean> {
+  return sql<boolean>`${sql.raw(trackingNumberKeySql('shipments.tracking_number'))} = ${trackingNumberKeyOf(trackingNumber)} and shipments.tracking_number = ${trackingNumber}`;
+}
 
 export type ShipmentRow = Selectable<ShipmentsTable>;
 
@@ -526,8 +536,8 @@ export class ShipmentsRepository {
       .selectFrom('shipments')
       .select('id')
       .where('account_id', '=', accountId)
+      .where(withTrackingNumber(trackingNumber))
       .where('carrier_reference', '=', carrierReference)
-      .where('tracking_number', '=', trackingNumber)
       .where('next_poll_at', 'is not', null)
       .limit(1)
       .executeTakeFirst();
@@ -674,7 +684,7 @@ export class ShipmentsRepository {
     if (filter.updatedFrom) query = query.where('shipments.updated_at', '>=', filter.updatedFrom);
     if (filter.updatedTo) query = query.where('shipments.updated_at', '<=', filter.updatedTo);
     if (filter.shipmentId) query = query.where('shipments.shipment_id', '=', filter.shipmentId);
-    if (filter.trackingNumber) query = query.where('shipments.tracking_number', '=', filter.trackingNumber);
+    if (filter.trackingNumber) query = query.where(withTrackingNumber(filter.trackingNumber));
     if (filter.carrierReference) query = query.where('shipments.carrier_reference', '=', filter.carrierReference);
     if (filter.status) query = query.where('shipments.status', '=', filter.status);
     if (filter.orderId) {
