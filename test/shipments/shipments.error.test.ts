@@ -158,6 +158,22 @@ describe('shipments: what bad input gets', () => {
     expect(again.json().errors.shipment_id[0]).toMatch(/already exists/);
   });
 
+  it('names a duplicate shipment_id beside the other errors, and keeps nothing of a refused create', async () => {
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'dup-2', order_id: 'O-dup-2' })).statusCode).toBe(200);
+    const both = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'dup-2', recipient_address: { phone: '+999 1' } });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors.shipment_id[0]).toMatch(/already exists/);
+    expect(both.json().errors.recipient_address.phone).toBeDefined();
+    // Refused by the insert, after the order was written: the order is not kept either.
+    const again = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'dup-2', order_id: 'O-dup-3', tags: ['gone'] });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().errors.shipment_id[0]).toMatch(/already exists/);
+    const byOrder = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { order_id: 'O-dup-3' });
+    expect(byOrder.statusCode).toBe(404);
+    const byTag = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { tag: 'gone' });
+    expect(byTag.statusCode).toBe(404);
+  });
+
   it('refuses concurrent creates of one shipment_id but one', async () => {
     const results = await Promise.all(
       Array.from({ length: 5 }, () => t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'race-1' })),

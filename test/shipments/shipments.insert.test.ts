@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 
-// A create answers the row it inserted without reading it back: the row it builds must be the row stored.
+// A create answers the rows it inserted without reading them back: the rows it builds must be the rows stored.
 describe('a created shipment row', () => {
   let t: TestApp;
   let account: TestAccount;
@@ -25,6 +25,7 @@ describe('a created shipment row', () => {
         recipient_address: { first_name: 'Ada', country_code: 'NL', phone: '+31201234567' },
       },
     ],
+    ['with an order of an order_id alone', { shipment_id: 'row-order', order_id: 'ORD-ROW-2' }],
   ];
 
   it.each(cases)('%s is the row read back, column for column', async (_name, fields) => {
@@ -39,5 +40,9 @@ describe('a created shipment row', () => {
     );
     const stored = await db.selectFrom('shipments').selectAll().where('id', '=', created.shipment.id).executeTakeFirstOrThrow();
     expect(created.shipment).toEqual(stored);
+    if (created.order) {
+      const order = await db.selectFrom('orders').selectAll().where('id', '=', created.order.id).executeTakeFirstOrThrow();
+      expect(created.order).toEqual(order);
+    }
   });
 });

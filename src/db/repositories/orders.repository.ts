@@ -7,7 +7,7 @@ export type OrderRow = Selectable<OrdersTable>;
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('orders').selectAll().where('id', '=', id));
 
 /** Single-order `insertOrGet` by columns: every create with an order writes the same ones. */
-const insertOneQueries = new PreparedQueryFamily<unknown[], OrderRow>(8);
+const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
 /** Multi-row order inserts by row count and columns (imports write full chunks, so few shapes recur). */
 const insertManyQueries = new PreparedQueryFamily<unknown[], OrderRow>(16);
 
@@ -22,19 +22,22 @@ export class OrdersRepository {
     return findById.executeTakeFirst(this.db, id);
   }
 
-  /** Inserts the order, or returns the account's existing order with the same order_id. */
+  /**
+   * Inserts the order, or returns the account's existing order with the same order_id. A new order is the row
+   * given with its id: every column is written, so only the id is read back.
+   */
   async insertOrGet(row: Insertable<OrdersTable>): Promise<{ order: OrderRow; created: boolean }> {
     const build = (db: Kysely<Database>, values: Insertable<OrdersTable>) =>
       db
         .insertInto('orders')
         .values(values)
         .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
-        .returningAll();
+        .returning('id');
     const prepared = preparedForRow(insertOneQueries, row, build);
     const inserted = prepared
       ? await prepared.query.executeTakeFirst(this.db, ...prepared.values)
       : await build(this.db, row).executeTakeFirst();
-    if (inserted) return { order: inserted, created: true };
+    if (inserted) return { order: { order_reference: null, source_type: null, source_name: null, ...row, id: inserted.id }, created: true };
     return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
   }
 
