@@ -184,7 +184,7 @@ export function shipmentBody(runId: string, sequence: number, trackingPrefix = '
       city: 'Amsterdam',
       country_code: 'NL',
       email: 'zoe.vanderberg@example.com',
-      phone: '+31201234567',
+      phone: `+3120${n}`,
     },
     sender_address: {
       company: 'Acme Versand GmbH',

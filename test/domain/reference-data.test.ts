@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import countries from 'i18n-iso-countries';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { describe, expect, it } from 'vitest';
-import { countryByCode, countryByName } from '../../src/domain/reference-data.js';
+import { countryByCode, countryByName, isPhoneNumber } from '../../src/domain/reference-data.js';
 
 const LANGUAGES = ['en', 'de', 'fr', 'nl', 'es', 'it'];
 
@@ -43,6 +44,31 @@ describe('country names', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+});
+
+describe('phone numbers', () => {
+  /** What the library says of a number, parsed every time. */
+  const parsed = (value: string) => /^\+[0-9 ()./-]+$/.test(value) && (parsePhoneNumberFromString(value)?.isPossible() ?? false);
+
+  it('answers a number checked before as the library does, also after many others', () => {
+    const repeated = ['+31201234567', '+493012345678', '+999 1', '+1', 'not a number', '+44 20 7946 0958'];
+    const answers = repeated.map(parsed);
+    expect(answers).toEqual([true, true, false, false, false, true]);
+    for (let round = 0; round < 3; round++) {
+      expect(repeated.map(isPhoneNumber)).toEqual(answers);
+      // More distinct numbers than the checks keep in between.
+      for (let i = 0; i < 3000; i++) isPhoneNumber(`+31 6 ${String(round * 3000 + i).padStart(8, '0')}`);
+    }
+  });
+
+  it('answers any text as the library does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^\+[0-9 ]{1,16}$/)), (value) => {
+        expect(isPhoneNumber(value)).toBe(parsed(value));
+        expect(isPhoneNumber(value)).toBe(parsed(value));
+      }),
     );
   });
 });
