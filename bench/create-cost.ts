@@ -1,0 +1,91 @@
+/**
+ * What one create costs the database (`node --import tsx bench/create-cost.ts`): shipments made by
+ * ShipmentsService.create (the create endpoint's code, without HTTP) on a fresh embedded database, each
+ * statement timed, and the pages each commit wrote to the log counted by the table or index they belong to
+ * (read from the log's frames, named by SQLite's `dbstat`). `CREATE_COST_SHIPMENTS` sets how many (3,000).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { loadConfig } from '../src/config.js';
+import { createContext } from '../src/context.js';
+import type { Caller } from '../src/domain/auth.service.js';
+import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
+import { CARRIER_REFERENCE, shipmentBody } from './fixtures.js';
+import { StatementTimes } from './sql-timing.js';
+
+const shipments = Number(process.env.CREATE_COST_SHIPMENTS ?? 3000);
+const warmup = 500;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-create-cost-'));
+const times = new StatementTimes();
+const context = await createContext(loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
+try {
+  const account = await context.accounts.create({ name: 'create cost', features: [] });
+  const row = await context.accounts.require(account.account_uuid);
+  const creds = await context.accounts.createCredentials(account.account_uuid);
+  await context.carrierConfigs.add(row.id, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx' });
+  const caller: Caller = {
+    accountId: row.id,
+    accountUuid: account.account_uuid,
+    clientId: creds.client_id,
+    features: new Set(),
+    strictFields: false,
+  };
+  const create = (runId: string, i: number) =>
+    context.shipments.create(caller, shipmentBody(runId, i) as ShipmentWrite & { shipment_id: string });
+  for (let i = 0; i < warmup; i++) await create('warm', i);
+
+  times.start();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < shipments; i++) await create('run', i);
+  const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  times.stop();
+  console.log(
+    `${shipments} creates: ${((elapsed * 1000) / shipments).toFixed(0)} µs each, CPU ${((used.user + used.system) / shipments).toFixed(0)} µs`,
+  );
+  console.log('statements, per create:');
+  for (const line of times.report(shipments, 12)) console.log(`  ${line}`);
+
+  // The log's frames each commit adds: mxFrame of the log index's header, the page number in each frame's header.
+  const file = path.join(dataDir, 'waybill.sqlite');
+  const pageSize = 4096;
+  const lastFrame = () => fs.readFileSync(`${file}-shm`).subarray(0, 32).readUInt32LE(16);
+  const names = new Map<number, string>();
+  const readNames = () => {
+    const reader = new Database(file, { readonly: true });
+    for (const page of reader.prepare('select name, pageno from dbstat').all() as Array<{ name: string; pageno: number }>) {
+      names.set(page.pageno, page.name);
+    }
+    reader.close();
+  };
+  readNames();
+  const byTree = new Map<string, number>();
+  const counted = 200;
+  let frames = 0;
+  for (let i = 0; i < counted; i++) {
+    let before = lastFrame();
+    await create('pages', i);
+    const after = lastFrame();
+    // A checkpoint restarted the log: the commit's frames are at its start.
+    if (after < before) before = 0;
+    const log = fs.readFileSync(`${file}-wal`);
+    const pages: number[] = [];
+    for (let frame = before + 1; frame <= after; frame++) pages.push(log.readUInt32BE(32 + (frame - 1) * (24 + pageSize)));
+    // Pages the commit added (a split, the file grown) are named once it is visible.
+    if (pages.some((page) => !names.has(page))) readNames();
+    for (const page of pages) {
+      const name = names.get(page) ?? '(freed again)';
+      byTree.set(name, (byTree.get(name) ?? 0) + 1);
+      frames++;
+    }
+  }
+  console.log(`pages written to the log per create: ${(frames / counted).toFixed(1)}`);
+  for (const [name, count] of [...byTree].sort((a, b) => b[1] - a[1])) console.log(`  ${(count / counted).toFixed(2).padStart(5)} ${name}`);
+} finally {
+  await context.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
