@@ -1,7 +1,7 @@
-import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTrackingNumber } from '../../src/db/repositories/shipments.repository.js';
-import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { queryPlan } from '../helpers/query-plan.js';
 
 describe('GET /v5/shipment/list/', () => {
   let t: TestApp;
@@ -78,18 +78,7 @@ describe('GET /v5/shipment/list/', () => {
 
     const db = t.context.database.db;
     const query = db.selectFrom('shipments').select('id').where('account_id', '=', 1).where(withTrackingNumber('WB7000007')).compile();
-    const plan = await db.connection().execute(async (connection) => {
-      const explain = (prefix: string) => connection.executeQuery(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
-      if (!usingPostgres) return explain('explain query plan');
-      // The tables are small: without this PostgreSQL reads them whole whatever the index.
-      await sql`set enable_seqscan = off`.execute(connection);
-      try {
-        return await explain('explain');
-      } finally {
-        await sql`reset enable_seqscan`.execute(connection);
-      }
-    });
-    expect(JSON.stringify(plan.rows)).toContain('shipments_account_tracking_key');
+    expect(await queryPlan(db, query)).toContain('shipments_account_tracking_key');
   });
 
   it('filters by created and updated date', async () => {

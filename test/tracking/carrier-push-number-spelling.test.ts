@@ -1,9 +1,10 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeTrackingNumber } from '../../src/carriers/detect/index.js';
 import { SandboxTransport } from '../../src/carriers/sandbox/sandbox.transport.js';
 import { trackingNumberKeySql } from '../../src/db/tracking-number-key.js';
-import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
+import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
+import { queryPlan } from '../helpers/query-plan.js';
 
 /**
  * A carrier pushes a number in its own spelling ("wb4000-310"), the merchant typed it in theirs ("wb 400-0310", "WB4000310"):
@@ -94,17 +95,6 @@ describe('pushed numbers matched as detection reads them', () => {
       .where(sql.raw(trackingNumberKeySql('tracking_number')), '=', 'WB4000310')
       .where('carrier_reference', '=', 'sb')
       .compile();
-    const plan = await db.connection().execute(async (connection) => {
-      const explain = (prefix: string) => connection.executeQuery(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
-      if (!usingPostgres) return explain('explain query plan');
-      // The tables are small: without this PostgreSQL reads them whole whatever the index.
-      await sql`set enable_seqscan = off`.execute(connection);
-      try {
-        return await explain('explain');
-      } finally {
-        await sql`reset enable_seqscan`.execute(connection);
-      }
-    });
-    expect(JSON.stringify(plan.rows)).toContain('shipments_account_tracking_key');
+    expect(await queryPlan(db, query)).toContain('shipments_account_tracking_key');
   });
 });
