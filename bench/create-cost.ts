@@ -11,9 +11,9 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
-import type { Caller } from '../src/domain/auth.service.js';
 import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
-import { CARRIER_REFERENCE, shipmentBody } from './fixtures.js';
+import { shipmentBody } from './fixtures.js';
+import { addMerchant } from './merchants.js';
 import { StatementTimes } from './sql-timing.js';
 
 const shipments = Number(process.env.CREATE_COST_SHIPMENTS ?? 3000);
@@ -22,17 +22,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-create-cost-'));
 const times = new StatementTimes();
 const context = await createContext(loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
 try {
-  const account = await context.accounts.create({ name: 'create cost', features: [] });
-  const row = await context.accounts.require(account.account_uuid);
-  const creds = await context.accounts.createCredentials(account.account_uuid);
-  await context.carrierConfigs.add(row.id, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx' });
-  const caller: Caller = {
-    accountId: row.id,
-    accountUuid: account.account_uuid,
-    clientId: creds.client_id,
-    features: new Set(),
-    strictFields: false,
-  };
+  const { caller } = await addMerchant(context, 'create cost');
   const create = (runId: string, i: number) =>
     context.shipments.create(caller, shipmentBody(runId, i) as ShipmentWrite & { shipment_id: string });
   for (let i = 0; i < warmup; i++) await create('warm', i);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { SandboxCarrier } from '../src/carriers/sandbox/sandbox.carrier.js';
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { type AppContext, createContext } from '../src/context.js';
 import type { Caller } from '../src/domain/auth.service.js';
 import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
 import { CARRIER_REFERENCE, json, shipmentBody } from './fixtures.js';
@@ -15,6 +15,28 @@ export interface Merchant {
   /** A prefix for shipment_ids this merchant has not used yet. */
   runId: string;
   shipmentUuids: string[];
+}
+
+/**
+ * One merchant written in process through the services: an account (features returns and booking) with
+ * credentials and the sandbox carrier configuration `CARRIER_REFERENCE`, and the caller its requests would be.
+ */
+export async function addMerchant(
+  context: AppContext,
+  name: string,
+): Promise<{ caller: Caller; creds: { client_id: string; client_secret: string } }> {
+  const account = await context.accounts.create({ name, features: ['returns', 'booking'] });
+  const row = await context.accounts.require(account.account_uuid);
+  const creds = await context.accounts.createCredentials(account.account_uuid);
+  await context.carrierConfigs.add(row.id, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx', booking: ['outbound'] });
+  const caller: Caller = {
+    accountId: row.id,
+    accountUuid: account.account_uuid,
+    clientId: creds.client_id,
+    features: new Set(),
+    strictFields: false,
+  };
+  return { caller, creds };
 }
 
 /**
@@ -43,20 +65,10 @@ export async function seedMerchants(options: {
     const stories = await deliveredStories(options.eventsPerShipment, new Date(now.getTime() - 20 * 86_400_000), now);
     const merchants: Merchant[] = [];
     for (let a = 0; a < options.accounts; a++) {
-      const account = await context.accounts.create({ name: `merchant ${a}`, features: ['returns', 'booking'] });
-      const row = await context.accounts.require(account.account_uuid);
-      const creds = await context.accounts.createCredentials(account.account_uuid);
-      await context.carrierConfigs.add(row.id, { carrier_reference: CARRIER_REFERENCE, carrier_id: 'sandbx', booking: ['outbound'] });
-      const caller: Caller = {
-        accountId: row.id,
-        accountUuid: account.account_uuid,
-        clientId: creds.client_id,
-        features: new Set(),
-        strictFields: false,
-      };
+      const { caller, creds } = await addMerchant(context, `merchant ${a}`);
       const runId = randomBytes(3).toString('hex');
       const merchant: Merchant = {
-        accountUuid: account.account_uuid,
+        accountUuid: caller.accountUuid,
         clientId: creds.client_id,
         clientSecret: creds.client_secret,
         runId,
@@ -67,7 +79,7 @@ export async function seedMerchants(options: {
         const body = shipmentBody(`seed${runId}`, i, 'WB4') as ShipmentWrite & { shipment_id: string };
         const created = await context.shipments.create(caller, body);
         merchant.shipmentUuids.push(created.shipment_uuid);
-        const shipment = await context.repos.shipments.findByUuid(row.id, created.shipment_uuid);
+        const shipment = await context.repos.shipments.findByUuid(caller.accountId, created.shipment_uuid);
         if (!shipment?.tracking_number) throw new Error('seeded shipment not found');
         const story = stories[i % stories.length];
         const trackingNumber = shipment.tracking_number;
