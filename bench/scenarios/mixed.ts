@@ -142,7 +142,7 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
  * the service (`serve`, or `start` with MIXED_COMMAND=start: API and worker, what `npm start` runs) on SQLite, or
  * on a fresh PostgreSQL database with `--database postgres`. Every merchant has MIXED_SHIPMENTS shipments (default
  * 50) with MIXED_EVENTS events each (default 10) before the run. The floor, in the same run and at the same rates:
- * bare Fastify answering the same requests with the bodies the service answered for each kind
+ * bare Fastify answering the same requests with the bytes the service answered for each kind
  * (bench/mixed-floor-server.ts). Each side is warmed up for MIXED_WARMUP seconds (default 10) at each rate. CPU
  * per request is the process's CPU over the requests answered; its share of a core is over the real time the
  * measurement took (a saturated run takes longer than planned).
