@@ -529,7 +529,6 @@ export class ShipmentsRepository {
     return findByShipmentId.executeTakeFirst(this.db, accountId, shipmentId);
   }
 
-  /** The shipment a public tracking page shows (the reference is unique and unguessable; no account is known). */
   /** Whether a shipment of the account still has polls of this number with this configuration ahead. */
   async tracks(accountId: number, carrierReference: string, trackingNumber: string): Promise<boolean> {
     const row = await this.db
@@ -544,6 +543,7 @@ export class ShipmentsRepository {
     return row !== undefined;
   }
 
+  /** The shipment a public tracking page shows (the reference is unique and unguessable; no account is known). */
   findByTrackingPageReference(reference: string): Promise<ShipmentRow | undefined> {
     return findByTrackingPageReference.executeTakeFirst(this.db, reference);
   }
