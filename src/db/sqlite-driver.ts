@@ -77,23 +77,23 @@ export class WalSync {
 type Statement = SqliteDatabase.Statement;
 
 /**
- * The connection as Kysely's SQLite driver uses it: statements cached by SQL text (the query layer asks
- * for a fresh statement on every execution, and preparing costs more than running a point query), every
- * transaction `begin immediate`, and each commit reported to `onCommit`.
- */
-/**
  * `limit ?` written `limit +?`. The SQLite better-sqlite3 builds (3.53) plans a statement whose LIMIT is a bare
  * parameter with the value bound at its first run, and marks the statement to be compiled again whenever that
  * parameter is bound again, even to the same value (`sqlite3ExprIsInteger` on a `TK_VARIABLE`): every run of a kept
  * statement with `limit ?` was parsed and planned anew (in the service 217-267 µs for a list page's 21 stamps against
  * 95-127 µs without it). An expression is not read at planning, so the statement is compiled once, with the plan of
- * a limit not known in advance. Kysely writes every limit, and the raw queries theirs, as a bare parameter; nothing
- * we write binds a limit inside a string literal.
+ * a limit not known in advance. Kysely writes every limit, and the raw queries theirs, as a bare parameter; no SQL
+ * we write holds the text `limit ?` inside a string literal, which this would change.
  */
 export function limitsAsExpressions(sql: string): string {
   return sql.includes('limit ?') ? sql.replaceAll('limit ?', 'limit +?') : sql;
 }
 
+/**
+ * The connection as Kysely's SQLite driver uses it: statements cached by SQL text (the query layer asks
+ * for a fresh statement on every execution, and preparing costs more than running a point query), limits as
+ * expressions (`limitsAsExpressions`), every transaction `begin immediate`, and each commit reported to `onCommit`.
+ */
 class TrackedDatabase {
   private readonly cache = new Map<string, TrackedStatement>();
   /** A statement that changes data ran since the last commit. */
