@@ -1,12 +1,12 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RenderedShipment, shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
+import { keptRendering, type RenderedShipment, shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
 import type { ShapeVersion } from '../../src/domain/shipments/shipment.presenter.js';
 import { sendShipment, sendShipmentPage } from '../../src/http/shipment-reply.js';
 
 const rendered = (version: ShapeVersion, object: object, podUrl: string | null = null): RenderedShipment => ({
   version,
-  json: Buffer.from(JSON.stringify(object)),
+  json: keptRendering(version, JSON.stringify(object)),
   podUrl,
 });
 
@@ -14,7 +14,12 @@ const rendered = (version: ShapeVersion, object: object, podUrl: string | null =
 describe('shipment answers', () => {
   const app = Fastify();
   let next: (reply: Parameters<typeof sendShipment>[0]) => unknown = () => null;
+  let sent: unknown;
   app.get('/', async (_request, reply) => next(reply));
+  app.addHook('onSend', async (_request, _reply, payload) => {
+    sent = payload;
+    return payload;
+  });
   afterAll(() => app.close());
 
   const answer = async (send: typeof next) => {
@@ -47,8 +52,24 @@ describe('shipment answers', () => {
     expect(await answer((reply) => sendShipment(reply, unsigned))).toBe(
       '{"api_response":"200","data":{"shipment_uuid":"u-3","pod_url":null}}',
     );
-    // The kept rendering is shared with later answers: writing one leaves it as it was.
-    expect(Buffer.from(unsigned.json).toString()).toBe('{"shipment_uuid":"u-3"}');
+    // Without a link, the answer is the kept bytes themselves, not a copy.
+    expect(sent).toBe(unsigned.json);
+    expect(shipmentObject(unsigned)).toEqual({ shipment_uuid: 'u-3', pod_url: null });
+    // The kept rendering is shared with later answers: writing one with a link leaves it as it was.
+    const kept = Buffer.from(signed.json).toString();
+    await answer((reply) => sendShipment(reply, signed));
+    expect(Buffer.from(signed.json).toString()).toBe(kept);
+    expect(kept).toBe('{"api_response":"200","data":{"shipment_uuid":"u-2","parcel_recipient_information":null,"pod_url":null}}');
+  });
+
+  it('writes v5.2 shipments into a page with pod_url last', async () => {
+    const page = {
+      shipments: [rendered('v5.2', { shipment_uuid: 'a' }), rendered('v5.2', { shipment_uuid: 'b' }, 'https://waybill.test/p')],
+      next_page: null,
+    };
+    expect(await answer((reply) => sendShipmentPage(reply, page))).toBe(
+      '{"api_response":"200","data":[{"shipment_uuid":"a","pod_url":null},{"shipment_uuid":"b","pod_url":"https://waybill.test/p"}],"next_page":null}',
+    );
   });
 
   it('writes a list page with its cursor', async () => {

@@ -7,8 +7,14 @@ import type { ShapeVersion } from './shipment.presenter.js';
  */
 export interface RenderedShipment {
   readonly version: ShapeVersion;
-  /** One JSON object (UTF-8): the shipment in its shape without `pod_url`. */
-  readonly json: Uint8Array;
+  /**
+   * UTF-8 JSON, by shape:
+   * - v5: the shipment's object;
+   * - v5.2: the whole answer to the shipment's details with `pod_url` (the shape's last field) null,
+   *   `{"api_response":"200","data":{…,"pod_url":null}}`. Most shipments have no proof of delivery: their details
+   *   are then sent as kept, without a copy; a signed link takes the null's place in a copy (`shipmentParts`).
+   */
+  readonly json: Buffer;
   /** The v5.2 shape's last field, `pod_url`: a proof-of-delivery link signed for this answer (null in v5). */
   readonly podUrl: string | null;
 }
@@ -19,11 +25,42 @@ export interface ShipmentPage {
   next_page: string | null;
 }
 
+const DETAILS_HEAD = '{"api_response":"200","data":';
+const NULL_POD_URL = ',"pod_url":null}';
+const headBytes = Buffer.byteLength(DETAILS_HEAD);
+const nullPodUrlBytes = Buffer.byteLength(NULL_POD_URL);
+
+/** The kept form of a shipment rendered in `version` as `object`, one JSON object without `pod_url` (see `json`). */
+export function keptRendering(version: ShapeVersion, object: string): Buffer {
+  if (version === 'v5') return Buffer.from(object);
+  // Everything of the object before its closing brace, then the member, the brace and the envelope's.
+  return Buffer.from(`${DETAILS_HEAD}${object.slice(0, -1)}${NULL_POD_URL}}`);
+}
+
+/**
+ * The shipment's JSON object as parts to be written in order, with `pod_url` last in v5.2. Parts are views of the
+ * kept bytes, not copies.
+ */
+export function shipmentParts(shipment: RenderedShipment): Uint8Array[] {
+  const { json } = shipment;
+  if (shipment.version === 'v5') return [json];
+  const members = json.subarray(headBytes, json.length - nullPodUrlBytes - 1);
+  return shipment.podUrl === null
+    ? [json.subarray(headBytes, json.length - 1)]
+    : [members, Buffer.from(`,"pod_url":${JSON.stringify(shipment.podUrl)}}`)];
+}
+
+/** The whole answer to a v5.2 shipment's details when it is the kept bytes as they are (no proof of delivery). */
+export function keptDetailsAnswer(shipment: RenderedShipment): Buffer | null {
+  return shipment.version === 'v5.2' && shipment.podUrl === null ? shipment.json : null;
+}
+
 const utf8 = new TextDecoder();
 
 /** The shipment as an object with every field of its shape, `pod_url` last in v5.2 (console pages, webhook bodies). */
 export function shipmentObject(shipment: RenderedShipment): Record<string, unknown> {
-  const object = JSON.parse(utf8.decode(shipment.json)) as Record<string, unknown>;
-  if (shipment.version === 'v5.2') object.pod_url = shipment.podUrl;
+  if (shipment.version === 'v5') return JSON.parse(utf8.decode(shipment.json)) as Record<string, unknown>;
+  const object = (JSON.parse(utf8.decode(shipment.json)) as { data: Record<string, unknown> }).data;
+  object.pod_url = shipment.podUrl;
   return object;
 }

@@ -7,7 +7,7 @@ import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
-import type { RenderedShipment, ShipmentPage } from './rendered-shipment.js';
+import { keptRendering, type RenderedShipment, type ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
 import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
@@ -163,7 +163,7 @@ export class ShipmentReader {
         returns,
         collectionPoint,
       };
-      const json = Buffer.from(this.serializers[version](presentShipment(aggregate, version, this.lookups)));
+      const json = keptRendering(version, this.serializers[version](presentShipment(aggregate, version, this.lookups)));
       const at = versions?.get(row.id);
       if (at !== undefined) this.cache.set(version, row.id, at, json);
       return { version, json, podUrl };
