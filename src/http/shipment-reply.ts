@@ -7,9 +7,10 @@ import { compileSerializer } from './serialization.js';
 
 /**
  * Shipments written into answers. The reader keeps each shipment's rendering (UTF-8 JSON, see
- * `RenderedShipment.json`) without a proof-of-delivery link, the v5.2 shape's last field, which is signed anew for
- * every answer. A v5.2 shipment without one is answered with the kept bytes themselves; otherwise the envelope,
- * the rendering and the link are joined into one buffer, without re-encoding the rendering.
+ * `RenderedShipment.json`) with the proof-of-delivery link, the v5.2 shape's last field, left null: a link is
+ * signed anew for every answer. The details of a v5.2 shipment without one are answered with the kept bytes
+ * themselves; otherwise the envelope, the rendering and the link are joined into one buffer, without re-encoding
+ * the rendering.
  */
 
 const JSON_TYPE = 'application/json; charset=utf-8';

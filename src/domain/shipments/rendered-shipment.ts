@@ -42,12 +42,10 @@ export function keptRendering(version: ShapeVersion, object: string): Buffer {
  * kept bytes, not copies.
  */
 export function shipmentParts(shipment: RenderedShipment): Uint8Array[] {
-  const { json } = shipment;
+  const { json, podUrl } = shipment;
   if (shipment.version === 'v5') return [json];
-  const members = json.subarray(headBytes, json.length - nullPodUrlBytes - 1);
-  return shipment.podUrl === null
-    ? [json.subarray(headBytes, json.length - 1)]
-    : [members, Buffer.from(`,"pod_url":${JSON.stringify(shipment.podUrl)}}`)];
+  if (podUrl === null) return [json.subarray(headBytes, json.length - 1)];
+  return [json.subarray(headBytes, json.length - nullPodUrlBytes - 1), Buffer.from(`,"pod_url":${JSON.stringify(podUrl)}}`)];
 }
 
 /** The whole answer to a v5.2 shipment's details when it is the kept bytes as they are (no proof of delivery). */
