@@ -16,8 +16,8 @@ const ENTRY_OVERHEAD = 200;
  * only when the shipment's version in the database (bumped by triggers in the transaction of every write to its
  * row, order, events, documents or return ticket) is the one read before the rendering's parts were read, so a
  * change anywhere (this process, another API process, a worker, a statement typed into the database) is never
- * answered from a stale copy. Only renderings of
- * committed data may be stored: the reader reads through the database, never a transaction.
+ * answered from a stale copy. Only renderings of committed data may be stored: the reader reads through the
+ * database, never a transaction.
  */
 export class ShipmentJsonCache {
   private readonly entries = new Map<string, Entry>();
