@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { keptDetailsAnswer, type RenderedShipment, type ShipmentPage, shipmentParts } from '../domain/shipments/rendered-shipment.js';
+import {
+  DETAILS_HEAD,
+  keptDetailsAnswer,
+  type RenderedShipment,
+  type ShipmentPage,
+  shipmentParts,
+} from '../domain/shipments/rendered-shipment.js';
 import type { ShipmentSerializers } from '../domain/shipments/shipment.reader.js';
 import { ShipmentV5, ShipmentV52 } from '../schemas/shipment-output.schemas.js';
 import { compileSerializer } from './serialization.js';
@@ -14,8 +20,8 @@ import { compileSerializer } from './serialization.js';
  */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const DATA_HEAD = Buffer.from('{"api_response":"200","data":');
-const LIST_HEAD = Buffer.from('{"api_response":"200","data":[');
+const DATA_HEAD = Buffer.from(DETAILS_HEAD);
+const LIST_HEAD = Buffer.from(`${DETAILS_HEAD}[`);
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
 

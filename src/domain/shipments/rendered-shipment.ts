@@ -25,7 +25,8 @@ export interface ShipmentPage {
   next_page: string | null;
 }
 
-const DETAILS_HEAD = '{"api_response":"200","data":';
+/** What every successful answer with data begins with: the kept v5.2 form holds it, the other answers are joined to it. */
+export const DETAILS_HEAD = '{"api_response":"200","data":';
 const NULL_POD_URL = ',"pod_url":null}';
 const headBytes = Buffer.byteLength(DETAILS_HEAD);
 const nullPodUrlBytes = Buffer.byteLength(NULL_POD_URL);
