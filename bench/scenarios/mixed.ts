@@ -95,20 +95,35 @@ interface Point {
   mainThreadCpuMs: number;
   serviceSeconds: number;
   peakRssMiB: number;
-  /** Shipment renderings answered from the render cache and made anew while measured (one process's /metrics). */
-  renderings: { hits: number; misses: number; headsUnread: number } | null;
+  /**
+   * Shipment renderings answered from the render cache and made anew while measured, and on SQLite the write
+   * transactions committed and the commits that held them (one process's /metrics).
+   */
+  renderings: ServiceCounters | null;
 }
 
-/** The render cache's counters at /metrics, or null when they cannot be read. */
-async function renderCounters(url: string): Promise<{ hits: number; misses: number; headsUnread: number } | null> {
+interface ServiceCounters {
+  hits: number;
+  misses: number;
+  headsUnread: number;
+  /** SQLite only (0 on PostgreSQL). */
+  transactions: number;
+  commits: number;
+}
+
+/** The render cache's and the group commit's counters at /metrics, or null when they cannot be read. */
+async function renderCounters(url: string): Promise<ServiceCounters | null> {
   try {
     const text = await (await fetch(`${url}/metrics`)).text();
     const value = (result: string) =>
       Number(new RegExp(`^waybill_render_cache_requests_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
     const hits = value('hit');
     const misses = value('miss');
-    const headsUnread = Number(/^waybill_shipment_heads_unread_total (\d+)$/m.exec(text)?.[1] ?? 0);
-    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread } : null;
+    const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    const headsUnread = total('waybill_shipment_heads_unread_total');
+    const transactions = total('waybill_sqlite_transactions_total');
+    const commits = total('waybill_sqlite_commits_total');
+    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread, transactions, commits } : null;
   } catch {
     return null;
   }
@@ -242,6 +257,8 @@ export const mixed: Scenario = {
                   hits: after.hits - before.hits,
                   misses: after.misses - before.misses,
                   headsUnread: after.headsUnread - before.headsUnread,
+                  transactions: after.transactions - before.transactions,
+                  commits: after.commits - before.commits,
                 }
               : null,
         });
@@ -278,7 +295,7 @@ export const mixed: Scenario = {
         const goal = goalOf(point);
         const kept = point.renderings;
         const renderings = kept
-          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read`
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} write transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
           : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   description: string;
   /** Changes to shipments known without reading them (embedded SQLite only). */
   changes: ChangeWatch | null;
+  /** Embedded SQLite only: the transactions committed so far, and the commits that held them (group commit). */
+  commitCounts(): { transactions: number; commits: number } | null;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
     dialect: 'sqlite',
     description: file,
     changes: new SqliteChangeWatch(raw, () => walSync?.failed ?? false),
+    commitCounts: () => ({ ...dialect.commitCounts }),
     close: async () => {
       await db.destroy();
       await checkpointer.close();
@@ -98,6 +101,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     db,
     dialect: 'postgres',
     changes: null,
+    commitCounts: () => null,
     description: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
     close: () => db.destroy(),
   };

@@ -262,6 +262,10 @@ export class DurableSqliteDialect extends SqliteDialect {
   private readonly groups: CommitGroups;
   /** Reads a prepared query may run without the query layer (see SqliteDirectReads). */
   readonly directReads: SqliteDirectReads;
+  /** Transactions committed, and the commits that held them (several share one in a group). */
+  get commitCounts(): { readonly transactions: number; readonly commits: number } {
+    return this.groups.counts;
+  }
 
   constructor(
     private readonly database: TrackedDatabase,

@@ -11,6 +11,8 @@ const NO_PARAMETERS: readonly unknown[] = [];
 class Group {
   /** Leases of the connection that ran in this group's transaction and have ended. */
   leases = 0;
+  /** Transactions of the query layer that ended in this group without being rolled back. */
+  transactions = 0;
   readonly done: Promise<void>;
   resolve!: () => void;
   reject!: (error: Error) => void;
@@ -44,6 +46,8 @@ export class CommitGroups {
   private open: Group | null = null;
   /** The transaction running now is the group's first (it holds no savepoint). */
   private first = false;
+  /** Transactions of the query layer that committed, alone or in a group, and commits of SQLite that held them. */
+  readonly counts = { transactions: 0, commits: 0 };
 
   constructor(
     private readonly connection: GroupConnection,
@@ -67,6 +71,7 @@ export class CommitGroups {
   /** Ends a transaction of the query layer: its writes join the group's. */
   commit(): void {
     if (!this.first) this.run('release wb_write');
+    if (this.open) this.open.transactions++;
   }
 
   /** Rolls back a transaction of the query layer alone. */
@@ -113,6 +118,8 @@ export class CommitGroups {
     try {
       if (!this.connection.raw.inTransaction) throw new Error('The shared transaction was rolled back by SQLite.');
       this.run('commit');
+      this.counts.transactions += group.transactions;
+      this.counts.commits++;
       group.resolve();
     } catch (error) {
       this.fail(error as Error, group);

@@ -43,6 +43,27 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc(app.context.shipmentReader.headsUnread);
     },
   });
+  // The embedded database's group commit: how many transactions share a commit.
+  if (app.context.database.commitCounts()) {
+    new client.Counter({
+      name: 'waybill_sqlite_transactions_total',
+      help: 'Write transactions committed on the embedded database, alone or sharing a commit with others',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(app.context.database.commitCounts()?.transactions ?? 0);
+      },
+    });
+    new client.Counter({
+      name: 'waybill_sqlite_commits_total',
+      help: 'Commits of the embedded database (each holds one or more write transactions, and is followed by one sync)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(app.context.database.commitCounts()?.commits ?? 0);
+      },
+    });
+  }
   // Each route observes under its own path, known when it is added: `request.routeOptions` builds an object of
   // every route option each time it is read. Requests no route matched are observed here.
   app.addHook('onRoute', (route) => {

@@ -1,7 +1,7 @@
 import client from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestDurations } from '../../src/http/request-durations.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp, usingPostgres } from '../helpers/app.js';
 
 const name = 'waybill_http_request_duration_seconds';
 
@@ -61,5 +61,38 @@ describe('request duration histogram', () => {
     }
     expect(await ours.metrics()).toBe(await theirs.metrics());
     expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
+  });
+});
+
+describe('group commit counters', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const totals = async () => {
+    const body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const total = (metric: string) => /^(\S+) (\d+)$/m.exec(body.split('\n').find((line) => line.startsWith(`${metric} `)) ?? '')?.[2];
+    return { transactions: total('waybill_sqlite_transactions_total'), commits: total('waybill_sqlite_commits_total') };
+  };
+
+  it.skipIf(usingPostgres)('count the write transactions of the embedded database and the commits that held them', async () => {
+    const acct = await t.account();
+    const before = await totals();
+    const created = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: `counted-${i}` })),
+    );
+    for (const answer of created) expect(answer.statusCode, answer.body).toBe(200);
+    const after = await totals();
+    const transactions = Number(after.transactions) - Number(before.transactions);
+    const commits = Number(after.commits) - Number(before.commits);
+    expect(transactions).toBeGreaterThanOrEqual(6);
+    expect(commits).toBeGreaterThanOrEqual(1);
+    expect(commits).toBeLessThanOrEqual(transactions);
+  });
+
+  it.runIf(usingPostgres)('are not shown on PostgreSQL, which has no group commit of its own', async () => {
+    expect(await totals()).toEqual({ transactions: undefined, commits: undefined });
   });
 });
