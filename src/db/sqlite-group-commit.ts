@@ -28,15 +28,16 @@ class Group {
 }
 
 /**
- * Group commit on the one SQLite connection: write transactions that queue for the connection together share one SQLite
- * transaction, one commit (one write of each page they share to the log) and one sync. Each transaction of the
- * query layer after the group's first is a savepoint inside the group's transaction, so a transaction that fails
- * is rolled back alone and the others stay. The first is not: rolling it back is rolling back the SQLite
- * transaction, and a savepoint would make SQLite copy every page it changes to a journal (a temporary file
- * beyond 64 KiB, which a create reaches) only to discard it. Every lease of the connection that ran inside the
- * group (its transactions, and any statement run meanwhile, reads included) is finished only once the group has
- * committed, and fails with it: nothing a lease wrote or read is handed back before the commit that makes it
- * true, and the durable driver then waits for that commit's sync as for any other.
+ * Group commit on the one SQLite connection: write transactions that queue for the connection together share
+ * one SQLite transaction, one commit (one write of each page they share to the log) and one sync. Each
+ * transaction of the query layer after the group's first is a savepoint inside the group's transaction, so a
+ * transaction that fails is rolled back alone and the others stay. The first is not: rolling it back is rolling
+ * back the SQLite transaction, and a savepoint would make SQLite copy every page it changes to a journal only to
+ * discard it (beyond 64 KiB, which a create reaches, in a temporary file, unless temporary storage is in memory
+ * as on the service's connection). Every lease of the connection that ran inside the group (its transactions,
+ * and any statement run meanwhile, reads included) is finished only once the group has committed, and fails with
+ * it: nothing a lease wrote or read is handed back before the commit that makes it true, and the durable driver
+ * then waits for that commit's sync as for any other.
  *
  * The group stays open while another caller waits for the connection, up to `maxLeases` leases, and commits at
  * the end of a lease that no one waits behind: writes share a commit when they queue for the connection together,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/connection.js';
 import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
 import { settled } from '../helpers/settled.js';
 
@@ -11,6 +12,16 @@ interface Tables {
   t: { id: Generated<number>; v: string };
   child: { id: Generated<number>; parent: number };
 }
+
+/** SQLite's temporary files open in this process: unlinked once open, they are seen among its open files (Linux). */
+const journals = () =>
+  fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return /etilqs_/.test(fs.readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      return false;
+    }
+  }).length;
 
 /** Resolves when `release` is called. */
 function gate() {
@@ -164,14 +175,6 @@ describe('SQLite group commit', () => {
     async () => {
       const kysely = open();
       // SQLite keeps a savepoint's journal in memory up to 64 KiB, then in a temporary file it has already unlinked.
-      const journals = () =>
-        fs.readdirSync('/proc/self/fd').filter((fd) => {
-          try {
-            return /etilqs_/.test(fs.readlinkSync(`/proc/self/fd/${fd}`));
-          } catch {
-            return false;
-          }
-        }).length;
       const rows = Array.from({ length: 400 }, (_, i) => ({ v: `${i}-${'x'.repeat(1000)}` }));
       await kysely.insertInto('t').values(rows).execute();
       const before = journals();
@@ -194,4 +197,43 @@ describe('SQLite group commit', () => {
       expect(commits).toBe(2);
     },
   );
+});
+
+describe("the service's SQLite connection", () => {
+  it.skipIf(!fs.existsSync('/proc/self/fd'))("keeps a savepoint's journal in memory, with no temporary file made for it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-group-'));
+    const handle = openDatabase({ dataDir: dir, databaseUrl: null });
+    const kysely = handle.db as unknown as Kysely<Tables>;
+    try {
+      await sql`create table t (id integer primary key, v text not null)`.execute(kysely);
+      const rows = Array.from({ length: 400 }, (_, i) => ({ v: `${i}-${'x'.repeat(1000)}` }));
+      await kysely.insertInto('t').values(rows).execute();
+      const before = journals();
+      const hold = gate();
+      const seen: number[] = [];
+      const change = (suffix: string) => async (trx: Kysely<Tables>) => {
+        for (let id = 1; id <= rows.length; id++)
+          await trx
+            .updateTable('t')
+            .set({ v: sql`v || ${suffix}` })
+            .where('id', '=', id)
+            .execute();
+        seen.push(journals() - before);
+      };
+      const first = kysely.transaction().execute(change('a'));
+      // The second is a savepoint of the first's group, and its journal holds the 400 KiB of pages the first changed.
+      const second = kysely.transaction().execute(async (trx) => {
+        await change('b')(trx);
+        await hold.opened;
+      });
+      await settled(first);
+      hold.release();
+      await Promise.all([first, second]);
+      expect(seen).toEqual([0, 0]);
+      expect(handle.commitCounts()).toEqual({ transactions: 2, commits: 1 });
+    } finally {
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
