@@ -19,7 +19,7 @@ export interface DatabaseHandle {
   description: string;
   /** Changes to shipments known without reading them (embedded SQLite only). */
   changes: ChangeWatch | null;
-  /** Embedded SQLite only: the transactions committed so far, and the commits that held them (group commit). */
+  /** Embedded SQLite only: the transactions of the query layer committed so far, and the commits that held them. */
   commitCounts(): { transactions: number; commits: number } | null;
   close(): Promise<void>;
 }

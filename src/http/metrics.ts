@@ -43,11 +43,12 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc(app.context.shipmentReader.headsUnread);
     },
   });
-  // The embedded database's group commit: how many transactions share a commit.
+  // The embedded database's group commit: how many transactions share a commit (statements run on their own are
+  // not counted).
   if (app.context.database.commitCounts()) {
     new client.Counter({
       name: 'waybill_sqlite_transactions_total',
-      help: 'Write transactions committed on the embedded database, alone or sharing a commit with others',
+      help: 'Transactions committed on the embedded database, alone or sharing one commit with others',
       registers: [registry],
       collect() {
         this.reset();
@@ -56,7 +57,7 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
     });
     new client.Counter({
       name: 'waybill_sqlite_commits_total',
-      help: 'Commits of the embedded database (each holds one or more write transactions, and is followed by one sync)',
+      help: 'Commits of transactions on the embedded database (each holds one transaction or several)',
       registers: [registry],
       collect() {
         this.reset();
