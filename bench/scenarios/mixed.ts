@@ -295,7 +295,7 @@ export const mixed: Scenario = {
         const goal = goalOf(point);
         const kept = point.renderings;
         const renderings = kept
-          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} write transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
           : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)

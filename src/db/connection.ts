@@ -69,7 +69,8 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   raw.pragma('wal_autocheckpoint = 16384');
   raw.pragma('journal_size_limit = 67108864');
   // Temporary tables and indexes, and the journal of a savepoint (each transaction of a shared commit after the
-  // first holds one), in memory rather than in a file made and removed for each: a create's journal is 60-90 KiB.
+  // first holds one), in memory: beyond 64 KiB, which a create's journal passes, SQLite would make and remove a
+  // temporary file for each.
   raw.pragma('temp_store = MEMORY');
   const checkpointer = new WalCheckpointer(file);
   const dialect = sqliteDialect(raw, walSync);

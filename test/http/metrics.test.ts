@@ -73,7 +73,7 @@ describe('group commit counters', () => {
 
   const totals = async () => {
     const body = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
-    const total = (metric: string) => /^(\S+) (\d+)$/m.exec(body.split('\n').find((line) => line.startsWith(`${metric} `)) ?? '')?.[2];
+    const total = (metric: string) => new RegExp(`^${metric} (\\d+)$`, 'm').exec(body)?.[1];
     return { transactions: total('waybill_sqlite_transactions_total'), commits: total('waybill_sqlite_commits_total') };
   };
 
