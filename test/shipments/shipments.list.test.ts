@@ -137,4 +137,20 @@ describe('GET /v5/shipment/list/', () => {
       expect(res.json().errors.next_page).toBeDefined();
     }
   });
+
+  it("answers pages of two accounts asked for at once over real sockets, each whole and the account's own", async () => {
+    const other = await t.account();
+    for (let i = 0; i < 20; i++) await t.call(other.token, 'POST', '/v5/shipment/', { shipment_id: `O-${i}`, note: 'x'.repeat(500) });
+    const expected = new Map<string, string>();
+    for (const a of [acct, other]) expected.set(a.token, (await t.call(a.token, 'GET', '/v5/shipment/list/')).body);
+    // Pages of this size are joined into buffers that are used again once written (src/http/answer-buffers.ts).
+    for (const body of expected.values()) expect(Buffer.byteLength(body)).toBeGreaterThan(16 * 1024);
+
+    const url = await t.app.listen({ port: 0, host: 'localhost' });
+    const tokens = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? acct : other).token);
+    const bodies = await Promise.all(
+      tokens.map((token) => fetch(`${url}/v5/shipment/list/`, { headers: { authorization: `Bearer ${token}` } }).then((res) => res.text())),
+    );
+    for (const [i, body] of bodies.entries()) expect(body).toBe(expected.get(tokens[i]));
+  });
 });
