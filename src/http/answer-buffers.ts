@@ -10,7 +10,7 @@ const SMALLEST = 4 * 1024;
  * Buffers for answers joined from kept renderings (list pages, details with a signed link, v5 details), used
  * again once an answer has been written instead of allocated for each.
  *
- * A buffer of that size lives outside V8's heap, and V8 counts what such buffers add up to since its last full
+ * A buffer of 4 KiB or more lives outside V8's heap, and V8 counts what such buffers add up to since its last full
  * collection: a list page is about 117 KB, and at a few hundred pages a second those allocations alone started
  * a collection of the whole heap every second or so (docs/performance.md, "list pages without a buffer each").
  *
