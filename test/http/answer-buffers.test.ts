@@ -64,7 +64,7 @@ describe('AnswerBuffers', () => {
     });
     afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-    /** Sends one request on a new connection; the answer's body is read only when `read` is called. */
+    /** Sends one request on a new connection; its answer is read only once the function returned is called. */
     const ask = (port: number) => {
       const socket = net.connect(port, 'localhost');
       socket.pause();
