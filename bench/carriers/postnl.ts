@@ -11,9 +11,9 @@ export const postnl: LocalCarrier = {
   limits: {
     numbersPerCall: 1,
     concurrentCalls: 4,
-    windows: [{ ms: 1000, max: 5 }],
+    windows: [{ ms: 1000, max: 10 }],
     dailyQuota: null,
-    source: 'one barcode per path; PostNL publishes no figures: the adapter’s 4 in flight, 5/s',
+    source: 'one barcode per path; PostNL publishes no figures: the adapter’s 4 in flight, 10/s (docs/carriers/postnl.md)',
   },
   settings: (credential) => ({ api_key: credential, environment: 'production' }),
   answers() {
