@@ -93,6 +93,24 @@ describe.each([
     expect(booked.tracking_number).toBe(booking.json().data.tracking_number);
   });
 
+  it('keeps the rendering an update answers with, for the details that follow', async () => {
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-U'))).statusCode).toBe(200);
+    await expectFresh('RC-U');
+    const update = await t.call(acct.token, 'POST', '/v5-2-0/shipment/update/', { note: 'Leave at the door' }, { shipment_id: 'RC-U' });
+    expect(update.statusCode, update.body).toBe(200);
+    const before = t.context.shipmentReader.cache.usage;
+    const details = await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'RC-U' });
+    expect(details.statusCode, details.body).toBe(200);
+    const after = t.context.shipmentReader.cache.usage;
+    expect(details.json()).toEqual(update.json());
+    expect(details.json().data.note).toBe('Leave at the door');
+    // Kept at the version the update committed: the details are its bytes, not a rendering made again.
+    if (megabytes === '0') expect([after.hits - before.hits, after.misses - before.misses]).toEqual([0, 1]);
+    else expect([after.hits - before.hits, after.misses - before.misses]).toEqual([1, 0]);
+    // And what was kept is what a rendering made anew shows, in both shapes and the list.
+    expect((await expectFresh('RC-U')).note).toBe('Leave at the door');
+  });
+
   it('reports its hits, misses and memory at /metrics', async () => {
     const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     const value = (series: string) => Number(new RegExp(`^${series} (\\d+)$`, 'm').exec(metrics)?.[1]);

@@ -156,6 +156,10 @@ const pageStamps = new PreparedQuery((db, accountId: number, limit: number) => s
 const pageStampsBefore = new PreparedQuery((db, accountId: number, beforeId: number, limit: number) =>
   stampsOf(db, accountId).where('shipments.id', '<', beforeId).limit(limit),
 );
+/** A shipment's version alone (what a rendering made at a write is kept at). */
+const versionById = new PreparedQuery((db, id: number) =>
+  db.selectFrom('shipment_versions').select('version').where('shipment_row_id', '=', id),
+);
 /** Updates by the columns they set: the poller writes the same few shapes for every shipment. */
 const updates = new PreparedQueryFamily<unknown[], ShipmentRow>();
 /** The same without the row read back. */
@@ -668,6 +672,15 @@ export class ShipmentsRepository {
       .limit(limit)
       .execute();
     return rows.map(stampOf);
+  }
+
+  /**
+   * The shipment's version as the caller's connection sees it: inside a write transaction, after its last write,
+   * the version the transaction commits (every write to the shipment's rendering bumps it, and holds it until commit).
+   */
+  async versionOf(id: number): Promise<number | undefined> {
+    const row = await versionById.executeTakeFirst(this.db, id);
+    return row ? Number(row.version) : undefined;
   }
 
   /** The account's shipment head by `shipment_uuid` or by `shipment_id`. */

@@ -79,11 +79,13 @@ export class ShipmentReader {
   }
 
   /**
-   * A shipment whose row the caller holds, read after its transaction committed, rendered from that row. Not
-   * kept: the version the row was written at is not known here, and the details that follow check their own.
+   * A shipment whose row the caller holds from a transaction that has committed, rendered from that row and parts
+   * read now. Kept when the caller knows the version that transaction committed (`at`, read after its last write):
+   * the row is that version and the parts at least that version, as the cache asks, so the details that follow
+   * are answered from it.
    */
-  async render(row: ShipmentRow, version: ShapeVersion): Promise<RenderedShipment> {
-    return (await this.renderRows([row], version, null))[0];
+  async render(row: ShipmentRow, version: ShapeVersion, at?: number): Promise<RenderedShipment> {
+    return (await this.renderRows([row], version, at === undefined ? null : new Map([[row.id, at]])))[0];
   }
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */

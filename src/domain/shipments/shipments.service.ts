@@ -60,6 +60,12 @@ export interface ShipmentCreatedView {
   created_date: string;
 }
 
+/** A changed shipment's row as committed, and the version its change committed (undefined if it was deleted meanwhile). */
+export interface UpdatedShipment {
+  row: ShipmentRow;
+  version: number | undefined;
+}
+
 /** Options a caller inside the service (returns, imports) may set beyond the API's fields. */
 export interface CreateOptions {
   source?: string;
@@ -249,8 +255,11 @@ export class ShipmentsService {
     return orders;
   }
 
-  /** Changes a shipment; answers its row as committed (the route renders it). */
-  async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<ShipmentRow> {
+  /**
+   * Changes a shipment; answers its row as committed and the version the change committed (the route renders the
+   * row and keeps the rendering at that version, for the details that follow).
+   */
+  async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<UpdatedShipment> {
     input = withBlankTrackingAsNull(input);
     return this.repos.transaction(async (repos) => {
       const current = await findShipment(repos, caller.accountId, identifier);
@@ -336,7 +345,8 @@ export class ShipmentsService {
       });
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
-      return row;
+      // Read after the transaction's last write: the version it commits (the writes bumped it, and hold it until then).
+      return { row, version: await repos.shipments.versionOf(row.id) };
     });
   }
 

@@ -67,8 +67,8 @@ export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request, reply) => {
-        const row = await shipments.update(callerOf(request), request.query, request.body);
-        return sendShipment(reply, await shipmentReader.render(row, version));
+        const updated = await shipments.update(callerOf(request), request.query, request.body);
+        return sendShipment(reply, await shipmentReader.render(updated.row, version, updated.version));
       },
     );
   }
