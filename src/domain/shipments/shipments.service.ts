@@ -60,7 +60,7 @@ export interface ShipmentCreatedView {
   created_date: string;
 }
 
-/** A changed shipment's row as committed, and the version its change committed (undefined if it was deleted meanwhile). */
+/** A changed shipment's row as committed, and the version its change committed (undefined only if it has no version row). */
 export interface UpdatedShipment {
   row: ShipmentRow;
   version: number | undefined;
