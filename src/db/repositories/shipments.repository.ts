@@ -676,7 +676,8 @@ export class ShipmentsRepository {
 
   /**
    * The shipment's version as the caller's connection sees it: inside a write transaction, after its last write,
-   * the version the transaction commits (every write to the shipment's rendering bumps it, and holds it until commit).
+   * the version that transaction's writes leave (every write to the shipment's rendering bumps it, so any later write
+   * moves it past this one).
    */
   async versionOf(id: number): Promise<number | undefined> {
     const row = await versionById.executeTakeFirst(this.db, id);

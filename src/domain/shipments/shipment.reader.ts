@@ -80,7 +80,7 @@ export class ShipmentReader {
 
   /**
    * A shipment whose row the caller holds from a transaction that has committed, rendered from that row and parts
-   * read now. Kept when the caller knows the version that transaction committed (`at`, read after its last write):
+   * read now. Kept when the caller knows the version that transaction's writes left (`at`, read after its last write):
    * the row is that version and the parts at least that version, as the cache asks, so the details that follow
    * are answered from it.
    */

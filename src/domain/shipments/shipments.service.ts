@@ -60,7 +60,7 @@ export interface ShipmentCreatedView {
   created_date: string;
 }
 
-/** A changed shipment's row as committed, and the version its change committed (undefined only if it has no version row). */
+/** A changed shipment's row as committed, and the version its change left (undefined only if it has no version row). */
 export interface UpdatedShipment {
   row: ShipmentRow;
   version: number | undefined;
@@ -256,8 +256,8 @@ export class ShipmentsService {
   }
 
   /**
-   * Changes a shipment; answers its row as committed and the version the change committed (the route renders the
-   * row and keeps the rendering at that version, for the details that follow).
+   * Changes a shipment; answers its row as committed and the version the change left (the route renders the row
+   * and keeps the rendering at that version, for the details that follow).
    */
   async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<UpdatedShipment> {
     input = withBlankTrackingAsNull(input);
@@ -345,7 +345,7 @@ export class ShipmentsService {
       });
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
-      // Read after the transaction's last write: the version it commits (the writes bumped it, and hold it until then).
+      // Read after the transaction's last write: the version its writes leave, which any later write moves past.
       return { row, version: await repos.shipments.versionOf(row.id) };
     });
   }
