@@ -440,6 +440,15 @@ export class ShipmentsRepository {
     return (this.dialect === 'postgres' ? findByIdForUpdate : findById).executeTakeFirst(this.db, id);
   }
 
+  /**
+   * A row read in this write transaction, as no other writer can change it before the transaction ends: read again
+   * under its lock on PostgreSQL (undefined if it was deleted meanwhile); on SQLite, where write transactions run one
+   * at a time, the row itself.
+   */
+  async locked(row: ShipmentRow): Promise<ShipmentRow | undefined> {
+    return this.dialect === 'postgres' ? findByIdForUpdate.executeTakeFirst(this.db, row.id) : row;
+  }
+
   /** `lock` for many shipments in one statement (in id order on PostgreSQL, so two lockers never deadlock). */
   lockMany(ids: readonly number[]): Promise<Map<number, ShipmentRow>> {
     return this.lockRows<ShipmentRow>(sql`*`, ids);

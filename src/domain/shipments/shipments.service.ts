@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import { checkTrackingNumber } from '../../carriers/detect/index.js';
 import type { Clock } from '../../clock.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
@@ -12,7 +12,7 @@ import type { ShipmentWrite } from '../../schemas/shipment-input.schemas.js';
 import { randomToken } from '../../secrets.js';
 import type { Caller } from '../auth.service.js';
 import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
-import { FieldErrorCollector, type FieldErrors, ValidationError } from '../errors.js';
+import { FieldErrorCollector, type FieldErrors, NotFoundError, ValidationError } from '../errors.js';
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { forgetCarrierOfRecord } from './carrier-of-record.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
@@ -262,7 +262,10 @@ export class ShipmentsService {
   async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<UpdatedShipment> {
     input = withBlankTrackingAsNull(input);
     return this.repos.transaction(async (repos) => {
-      const current = await findShipment(repos, caller.accountId, identifier);
+      // The body written is built on the one read here: read under the row's lock, so that a writer that changed
+      // it meanwhile (the poller, a booking) has committed first and its change is kept, not written over.
+      const current = await repos.shipments.locked(await findShipment(repos, caller.accountId, identifier));
+      if (!current) throw new NotFoundError('No shipment matches the identifier');
       const errors = new FieldErrorCollector();
       if (typeof input.shipment_id === 'string' && input.shipment_id !== current.shipment_id) {
         errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
@@ -319,7 +322,7 @@ export class ShipmentsService {
         const info = body.additional_info as Record<string, unknown> | undefined;
         setAdditionalInfo(body, withDetectionNote(info, note, input.additional_info));
       }
-      const row = await repos.shipments.update(current.id, {
+      const changes: Updateable<ShipmentsTable> = {
         tracking_number: trackingNumber,
         carrier_reference: carrierReference,
         carrier_id:
@@ -342,7 +345,10 @@ export class ShipmentsService {
               tracking_fingerprint: null,
             }
           : {}),
-      });
+      };
+      // The row as committed is the locked one with these changes (no trigger writes to it): not read back.
+      await repos.shipments.write(current.id, changes);
+      const row = { ...current, ...changes } as ShipmentRow;
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       // Read after the transaction's last write: the version its writes leave, which any later write moves past.
