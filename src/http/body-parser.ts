@@ -97,9 +97,22 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
           new InvalidRequestError('Invalid request format: a \\u escape in the body is half of a surrogate pair, not a character'),
         );
       }
+      if (!error && value !== null && typeof value === 'object' && !text.includes(NUL_ESCAPE)) withoutNul.add(value);
       done(error, value);
     });
   });
+}
+
+/**
+ * JSON text holds a NUL character only as this escape (a control character written as itself fails the parse), so a
+ * body whose text has none holds no NUL in any value or key, and is not walked for one (validation.ts).
+ */
+const NUL_ESCAPE = '\\u0000';
+const withoutNul = new WeakSet<object>();
+
+/** Whether this body was parsed from JSON text without a NUL escape: none of its strings then holds NUL. */
+export function parsedWithoutNul(body: object): boolean {
+  return withoutNul.has(body);
 }
 
 /** A `\u` escape of a surrogate (D800–DFFF): a body without one holds no lone surrogate. */

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { isDecimalText } from '../core/decimal-text.js';
 import { ValidationError } from '../domain/errors.js';
+import { parsedWithoutNul } from './body-parser.js';
 import { fieldErrorAt } from './errors.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
 
@@ -87,7 +88,7 @@ export function registerValidation(app: FastifyInstance): void {
     // A body that is not an object fails its schema at the root, which says more than its contents would.
     const body = request.body;
     const object = body !== null && typeof body === 'object' && !Array.isArray(body);
-    const nul = nulAt(request.params) ?? nulAt(request.query) ?? (object ? nulAt(body) : null);
+    const nul = nulAt(request.params) ?? nulAt(request.query) ?? (object && !parsedWithoutNul(body) ? nulAt(body) : null);
     if (nul) return done(new ValidationError(fieldErrorAt(nul, 'Must not contain the NUL character.')));
     done();
   };

@@ -91,7 +91,22 @@ describe('request format', () => {
       expect(value.json().errors).toEqual({ line_items: { '1': { product_name: ['Must not contain the NUL character.'] } } });
       const key = await post('/v5/shipment/', shipment('nul', { additional_info: { 'k\u0000': 'x' } }), 'application/json');
       expect(key.json().errors).toEqual({ additional_info: { 'k\u0000': ['Must not contain the NUL character.'] } });
+      // The escape nested among others, in upper-case hex where hex has letters (`\u00E9` is é).
+      const nested = await post(
+        '/v5/shipment/',
+        `{"shipment_id":"nul","additional_info":{"a":[{"b":"caf\\u00E9\\t\\u0000"}]}}`,
+        'application/json',
+      );
+      expect(nested.json().errors).toEqual({ additional_info: { a: { '0': { b: ['Must not contain the NUL character.'] } } } });
       expect(await stored('nul')).toBe(404);
+    });
+
+    it('keeps a backslash followed by u0000 as the text it is, not a NUL', async () => {
+      // The JSON text holds `\\u0000`: an escaped backslash, then the letters u0000.
+      const res = await post('/v5/shipment/', shipment('not-nul', { note: 'path C:\\u0000' }), 'application/json');
+      expect(res.statusCode, res.body).toBe(200);
+      const details = await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'not-nul' });
+      expect(details.json().data.note).toBe('path C:\\u0000');
     });
   });
 
