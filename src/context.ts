@@ -189,7 +189,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     database.changes,
   );
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
-  const shipments = new ShipmentsService(repos, outbox, clock, trackingStops);
+  const shipments = new ShipmentsService(repos, outbox, clock, trackingStops, shipmentReader);
   // A portal return the merchant approves gets its label booked by a job.
   const returns = new ReturnsService(repos, shipments, new PortalLabelSink(outbox, () => clock.now().toISOString()), clock);
   const transitCells = new TransitCells(() => clock.now().getTime());

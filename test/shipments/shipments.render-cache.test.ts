@@ -111,6 +111,36 @@ describe.each([
     expect((await expectFresh('RC-U')).note).toBe('Leave at the door');
   });
 
+  it('keeps the list rendering of a created shipment whose order the create made, or that has none', async () => {
+    const noOrder = { order_id: undefined, order_reference: undefined, order_source_type: undefined, order_source_name: undefined };
+    const cases = [
+      { shipmentId: 'RC-N1', body: fullShipment('RC-N1', noOrder), read: 0 },
+      { shipmentId: 'RC-N2', body: fullShipment('RC-N2'), read: 0 },
+      // The order of RC-N2, which existed before this create: the new shipment is read for the list, not kept, and
+      // so is RC-N2, whose order the create wrote again.
+      { shipmentId: 'RC-N3', body: fullShipment('RC-N3', { order_id: 'order-RC-N2' }), read: 2 },
+    ];
+    for (const { shipmentId, body, read } of cases) {
+      const created = await t.call(acct.token, 'POST', '/v5/shipment/', body);
+      expect(created.statusCode, created.body).toBe(200);
+      const row = await t.context.repos.shipments.findByShipmentId(caller.accountId, shipmentId);
+      if (!row) throw new Error(`${shipmentId} was not stored`);
+      expect(await t.context.repos.shipments.versionOf(row.id)).toBe(0);
+
+      const page = await anew.list(caller, { limit: 3 });
+      const before = t.context.shipmentReader.cache.usage;
+      const res = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { limit: '3' });
+      const after = t.context.shipmentReader.cache.usage;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual(roundTrip({ api_response: '200', data: page.shipments.map(shipmentObject), next_page: page.next_page }));
+      expect(res.json().data[0].shipment_id).toBe(shipmentId);
+      // The page's older shipments were kept by the list before; the new one by its create, or read now.
+      const misses = after.misses - before.misses;
+      expect(misses, shipmentId).toBe(megabytes === '0' ? 3 : read);
+    }
+    await expectFresh('RC-N3');
+  });
+
   it('reports its hits, misses and memory at /metrics', async () => {
     const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     const value = (series: string) => Number(new RegExp(`^${series} (\\d+)$`, 'm').exec(metrics)?.[1]);

@@ -12,6 +12,7 @@ import { type PresenterLookups, presentShipment, type ShapeVersion } from './shi
 import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
+import type { NewShipmentRenderings } from './shipments.service.js';
 
 interface Cursor {
   before: number;
@@ -37,10 +38,12 @@ export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string,
  * Reading shipments: one by its identifier, a row in hand, or a page of the keyset-paginated list, each
  * rendered through one path and its cache (`RenderedShipment`) for the API, the console and webhooks alike.
  */
-export class ShipmentReader {
+export class ShipmentReader implements NewShipmentRenderings {
   readonly cache: ShipmentJsonCache;
   /** Heads by identifier: kept while the database tells nothing changed them, when it can tell and renderings are kept. */
   readonly heads: ShipmentHeads;
+  /** Whether renderings are kept at all. */
+  private readonly keeps: boolean;
 
   constructor(
     private readonly repos: Repositories,
@@ -52,6 +55,7 @@ export class ShipmentReader {
     changes: ChangeWatch | null = null,
   ) {
     this.cache = new ShipmentJsonCache(cacheBytes);
+    this.keeps = cacheBytes > 0;
     this.heads = changes && cacheBytes > 0 ? new ShipmentHeadMemo(repos.shipments, changes) : repos.shipments;
   }
 
@@ -69,6 +73,20 @@ export class ShipmentReader {
     phaseName: (key) => this.phaseName(key),
     carrier: (id) => (id ? (this.carriers.get(id)?.record ?? null) : null),
   };
+
+  /**
+   * Keeps the v5 rendering (a list page's) of a shipment whose create has committed, made from its row and order as
+   * the create wrote them, at version 0: the version a shipment's insert gives it, which every later write to what
+   * the rendering shows bumps (0026). Events, documents and a return ticket are written after the row, each bumping
+   * the version, so at 0 it has none; its order must be one the create made (or none), which no other transaction can
+   * have changed before the commit. A create that wrote more in its transaction left a later version, and this
+   * rendering is never answered.
+   */
+  keepCreated(row: ShipmentRow, order: OrderRow | null): void {
+    if (!this.keeps) return;
+    const aggregate = { row, order, events: [], documents: [], returns: null, collectionPoint: null };
+    this.cache.set('v5', row.id, 0, keptRendering('v5', this.serializers.v5(presentShipment(aggregate, 'v5', this.lookups))));
+  }
 
   /** The account's shipment with this identifier. */
   async details(caller: Caller, identifier: ShipmentIdentifier, version: ShapeVersion): Promise<RenderedShipment> {

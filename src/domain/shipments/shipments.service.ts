@@ -66,6 +66,14 @@ export interface UpdatedShipment {
   version: number | undefined;
 }
 
+/**
+ * Where a shipment just created is kept rendered (the reader's cache): a new shipment is on its account's first list
+ * page from now on, and its row and order are in hand.
+ */
+export interface NewShipmentRenderings {
+  keepCreated(shipment: ShipmentRow, order: OrderRow | null): void;
+}
+
 /** Options a caller inside the service (returns, imports) may set beyond the API's fields. */
 export interface CreateOptions {
   source?: string;
@@ -94,10 +102,14 @@ export class ShipmentsService {
     private readonly clock: Clock,
     /** Told when an update ends the tracking of a number (another number or carrier), in the same transaction. */
     private readonly stops: TrackingStops,
+    private readonly renderings: NewShipmentRenderings | null = null,
   ) {}
 
   async create(caller: Caller, input: ShipmentWrite & { shipment_id: string }, options: CreateOptions = {}): Promise<ShipmentCreatedView> {
     const created = await this.repos.transaction((repos) => this.createIn(repos, caller, input, options));
+    // Committed. An order that existed before this create is left out: on PostgreSQL a transaction that changed it
+    // meanwhile did not see this shipment, so did not bump its version (shipment-json-cache.ts); a list reads it.
+    if (created.order === null || created.orderCreated) this.renderings?.keepCreated(created.shipment, created.order);
     return {
       shipment_uuid: created.shipment.shipment_uuid,
       order_uuid: created.order?.order_uuid ?? null,
@@ -112,7 +124,7 @@ export class ShipmentsService {
     caller: Caller,
     input: ShipmentWrite & { shipment_id: string },
     options: CreateOptions = {},
-  ): Promise<{ shipment: ShipmentRow; order: OrderRow | null }> {
+  ): Promise<{ shipment: ShipmentRow; order: OrderRow | null; orderCreated: boolean }> {
     input = withBlankTrackingAsNull(input);
     const errors = new FieldErrorCollector();
     const lookup = carrierLookup(repos, caller.accountId);
@@ -127,7 +139,9 @@ export class ShipmentsService {
     errors.throwIfAny();
 
     const now = this.clock.now().toISOString();
-    const order = input.order_id ? await this.upsertOrder(repos, caller.accountId, input, now) : null;
+    const { order, created: orderCreated } = input.order_id
+      ? await this.upsertOrder(repos, caller.accountId, input, now)
+      : { order: null, created: false };
     const carrierId = await carrierIdOf(lookup, tracking.carrierReference);
     try {
       const shipment = await repos.shipments.insert(
@@ -142,7 +156,7 @@ export class ShipmentsService {
         [...new Set(normalized.tags ?? [])].map((tag) => ({ shipment_row_id: shipment.id, account_id: caller.accountId, tag })),
       );
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.created', shipmentRowId: shipment.id });
-      return { shipment, order };
+      return { shipment, order, orderCreated };
     } catch (error) {
       if (isUniqueViolation(error)) throw ValidationError.at(['shipment_id'], DUPLICATE_SHIPMENT_ID);
       throw error;
@@ -298,7 +312,7 @@ export class ShipmentsService {
       const now = this.clock.now().toISOString();
       let orderRowId = current.order_row_id;
       if (input.order_id === null) orderRowId = null;
-      else if (input.order_id !== undefined) orderRowId = (await this.upsertOrder(repos, caller.accountId, input, now)).id;
+      else if (input.order_id !== undefined) orderRowId = (await this.upsertOrder(repos, caller.accountId, input, now)).order.id;
       else if (orderRowId !== null && hasOrderFields(input)) await this.updateOrderFields(repos, orderRowId, input, now);
 
       const carrierReference = tracking ? tracking.carrierReference : current.carrier_reference;
@@ -399,7 +413,12 @@ export class ShipmentsService {
   }
 
   /** Links the account's order with this order_id, creating it if new; a different order resets reference and source. */
-  private async upsertOrder(repos: Repositories, accountId: number, input: ShipmentWrite, now: string): Promise<OrderRow> {
+  private async upsertOrder(
+    repos: Repositories,
+    accountId: number,
+    input: ShipmentWrite,
+    now: string,
+  ): Promise<{ order: OrderRow; created: boolean }> {
     const { order, created } = await repos.orders.insertOrGet({
       account_id: accountId,
       order_uuid: randomUUID(),
@@ -410,8 +429,8 @@ export class ShipmentsService {
       created_at: now,
       updated_at: now,
     });
-    if (created || !hasOrderFields(input)) return order;
-    return this.updateOrderFields(repos, order.id, input, now);
+    if (created || !hasOrderFields(input)) return { order, created };
+    return { order: await this.updateOrderFields(repos, order.id, input, now), created };
   }
 
   private updateOrderFields(repos: Repositories, orderRowId: number, input: ShipmentWrite, now: string): Promise<OrderRow> {
