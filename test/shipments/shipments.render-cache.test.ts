@@ -120,6 +120,8 @@ describe.each([
       // so is RC-N2, whose order the create wrote again.
       { shipmentId: 'RC-N3', body: fullShipment('RC-N3', { order_id: 'order-RC-N2' }), read: 2 },
     ];
+    // The account has listed (creates keep renderings for such accounts only: the next test); 404 while it has none.
+    expect([200, 404]).toContain((await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { limit: '3' })).statusCode);
     for (const { shipmentId, body, read } of cases) {
       const created = await t.call(acct.token, 'POST', '/v5/shipment/', body);
       expect(created.statusCode, created.body).toBe(200);
@@ -136,9 +138,30 @@ describe.each([
       expect(res.json().data[0].shipment_id).toBe(shipmentId);
       // The page's older shipments were kept by the list before; the new one by its create, or read now.
       const misses = after.misses - before.misses;
-      expect(misses, shipmentId).toBe(megabytes === '0' ? 3 : read);
+      expect(misses, shipmentId).toBe(megabytes === '0' ? page.shipments.length : read);
     }
     await expectFresh('RC-N3');
+  });
+
+  it("keeps a created shipment's rendering only for an account that has listed lately", async () => {
+    const other = await t.account();
+    const otherAccount = await t.context.accounts.require(other.accountUuid);
+    const otherCaller: Caller = { ...caller, accountId: otherAccount.id, accountUuid: other.accountUuid, clientId: other.clientId };
+    const listMisses = async (shipmentId: string) => {
+      const created = await t.call(other.token, 'POST', '/v5/shipment/', fullShipment(shipmentId));
+      expect(created.statusCode, created.body).toBe(200);
+      const page = await anew.list(otherCaller, { limit: 3 });
+      const before = t.context.shipmentReader.cache.usage;
+      const res = await t.call(other.token, 'GET', '/v5/shipment/list/', undefined, { limit: '3' });
+      const after = t.context.shipmentReader.cache.usage;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual(roundTrip({ api_response: '200', data: page.shipments.map(shipmentObject), next_page: page.next_page }));
+      return after.misses - before.misses;
+    };
+    // Created before the account's first list page: read by it.
+    expect(await listMisses('RC-L1')).toBe(1);
+    // Created after it: kept (with the cache off, the page reads both).
+    expect(await listMisses('RC-L2')).toBe(megabytes === '0' ? 2 : 0);
   });
 
   it('reports its hits, misses and memory at /metrics', async () => {

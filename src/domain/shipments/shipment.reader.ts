@@ -14,6 +14,11 @@ import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 import type { NewShipmentRenderings } from './shipments.service.js';
 
+/** How long after an account's last list page its creates keep their renderings for the next. */
+const LISTED_LATELY_MS = 15 * 60_000;
+/** Accounts whose last list page is remembered; beyond it the list starts over (creates then keep nothing until one). */
+const LISTED_ACCOUNTS_MAX = 100_000;
+
 interface Cursor {
   before: number;
   limit: number;
@@ -44,6 +49,8 @@ export class ShipmentReader implements NewShipmentRenderings {
   readonly heads: ShipmentHeads;
   /** Whether renderings are kept at all. */
   private readonly keeps: boolean;
+  /** When this process last answered a list page for each account (ms since the epoch). */
+  private readonly listedAt = new Map<number, number>();
 
   constructor(
     private readonly repos: Repositories,
@@ -80,10 +87,12 @@ export class ShipmentReader implements NewShipmentRenderings {
    * the rendering shows bumps (0026). Events, documents and a return ticket are written after the row, each bumping
    * the version, so at 0 it has none; its order must be one the create made (or none), which no other transaction can
    * have changed before the commit. A create that wrote more in its transaction left a later version, and this
-   * rendering is never answered.
+   * rendering is never answered. Only for an account this process has answered a list page for lately: the others
+   * would not read it, and it would push renderings they do read out of the cache.
    */
   keepCreated(row: ShipmentRow, order: OrderRow | null): void {
-    if (!this.keeps) return;
+    const listed = this.listedAt.get(row.account_id);
+    if (!this.keeps || listed === undefined || Date.now() - listed > LISTED_LATELY_MS) return;
     const aggregate = { row, order, events: [], documents: [], returns: null, collectionPoint: null };
     this.cache.set('v5', row.id, 0, keptRendering('v5', this.serializers.v5(presentShipment(aggregate, 'v5', this.lookups))));
   }
@@ -108,6 +117,8 @@ export class ShipmentReader implements NewShipmentRenderings {
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
   async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
+    if (this.listedAt.size >= LISTED_ACCOUNTS_MAX) this.listedAt.clear();
+    this.listedAt.set(caller.accountId, Date.now());
     const { stamps, next_page } = await this.listPage(caller, query);
     return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
