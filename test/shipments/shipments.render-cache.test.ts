@@ -164,6 +164,22 @@ describe.each([
     expect(await listMisses('RC-L2')).toBe(megabytes === '0' ? 2 : 0);
   });
 
+  it('answers a create whose rendering fails to be kept, and the list renders it', async () => {
+    const reader = t.context.shipmentReader;
+    reader.keepCreated = () => {
+      throw new Error('rendering failed');
+    };
+    try {
+      const created = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-X1'));
+      expect(created.statusCode, created.body).toBe(200);
+    } finally {
+      delete (reader as Partial<ShipmentReader>).keepCreated;
+    }
+    const res = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { limit: '1' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data[0].shipment_id).toBe('RC-X1');
+  });
+
   it('reports its hits, misses and memory at /metrics', async () => {
     const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     const value = (series: string) => Number(new RegExp(`^${series} (\\d+)$`, 'm').exec(metrics)?.[1]);

@@ -17,7 +17,7 @@ const ENTRY_OVERHEAD = 200;
  * row, order, events, documents or return ticket) is the one read before the rendering's parts were read, so a
  * change anywhere (this process, another API process, a worker, a statement typed into the database) is never
  * answered from a stale copy. Only renderings of committed data may be stored: the reader reads through the
- * database, never a transaction.
+ * database, never a transaction, and renders the rows a create or an update wrote only once it has committed.
  */
 export class ShipmentJsonCache {
   private readonly entries = new Map<string, Entry>();
@@ -43,8 +43,9 @@ export class ShipmentJsonCache {
   }
 
   /**
-   * Keeps a rendering made from parts all read after the shipment's version was read as `version`: the parts
-   * are then at least that version, and a later write bumps the version past it.
+   * Keeps a rendering made from parts all read after the shipment's version was read as `version` (the parts are
+   * then at least that version, and a later write bumps the version past it), or made from exactly what the
+   * shipment held at `version` (a create's rows at 0: `ShipmentReader.keepCreated`).
    */
   set(shape: ShapeVersion, shipmentRowId: number, version: number, json: Buffer): void {
     const key = `${shape}:${shipmentRowId}`;

@@ -85,9 +85,10 @@ export class ShipmentReader implements NewShipmentRenderings {
    * Keeps the v5 rendering (a list page's) of a shipment whose create has committed, made from its row and order as
    * the create wrote them, at version 0: the version a shipment's insert gives it, which every later write to what
    * the rendering shows bumps (0026). Events, documents and a return ticket are written after the row, each bumping
-   * the version, so at 0 it has none; its order must be one the create made (or none), which no other transaction can
-   * have changed before the commit. A create that wrote more in its transaction left a later version, and this
-   * rendering is never answered. Only for an account this process has answered a list page for lately: the others
+   * the version, so at 0 it has none; its order must be one the create made (or none): no transaction that could not
+   * see the shipment can have changed it before the commit (on SQLite, one that shared the create's commit saw it,
+   * and bumped it). A create that wrote more in its transaction left a later version, and this rendering is never
+   * answered. Only for an account this process has answered a list page for lately: the others
    * would not read it, and it would push renderings they do read out of the cache.
    */
   keepCreated(row: ShipmentRow, order: OrderRow | null): void {

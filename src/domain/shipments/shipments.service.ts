@@ -108,14 +108,27 @@ export class ShipmentsService {
   async create(caller: Caller, input: ShipmentWrite & { shipment_id: string }, options: CreateOptions = {}): Promise<ShipmentCreatedView> {
     const created = await this.repos.transaction((repos) => this.createIn(repos, caller, input, options));
     // Committed. An order that existed before this create is left out: on PostgreSQL a transaction that changed it
-    // meanwhile did not see this shipment, so did not bump its version (shipment-json-cache.ts); a list reads it.
-    if (created.order === null || created.orderCreated) this.renderings?.keepCreated(created.shipment, created.order);
+    // meanwhile did not see this shipment, so did not bump its version (docs/decisions.md); a list reads it.
+    if (created.order === null || created.orderCreated) this.keepRendering(created.shipment, created.order);
     return {
       shipment_uuid: created.shipment.shipment_uuid,
       order_uuid: created.order?.order_uuid ?? null,
       documents: [],
       created_date: created.shipment.created_at,
     };
+  }
+
+  /**
+   * Keeps a committed create's rendering for the list. The create is answered whatever happens here: a rendering that
+   * fails fails again where a list page makes it, and the client that retried a create it saw fail would be told its
+   * shipment_id is taken.
+   */
+  private keepRendering(shipment: ShipmentRow, order: OrderRow | null): void {
+    try {
+      this.renderings?.keepCreated(shipment, order);
+    } catch {
+      // The list renders the shipment itself.
+    }
   }
 
   /** Creates a shipment inside a transaction the caller holds (returns create theirs with a ticket). */
