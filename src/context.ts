@@ -187,6 +187,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config.renderCacheMegabytes * 1_048_576,
     new ShipmentExtrasOfCapabilities(documents, new ReturnsInfoReader(repos), proofOfDelivery),
     database.changes,
+    clock,
   );
   const trackingStops = new TrackingStops(carriers, config.pollLeaseMs);
   const shipments = new ShipmentsService(repos, outbox, clock, trackingStops, shipmentReader);

@@ -164,6 +164,13 @@ describe.each([
     expect(await listMisses('RC-L1')).toBe(1);
     // Created after it: kept (with the cache off, the page reads both).
     expect(await listMisses('RC-L2')).toBe(megabytes === '0' ? 2 : 0);
+    // Fifteen minutes after the last page, to the millisecond, the account still lists: kept.
+    t.clock.advance(15 * 60_000);
+    expect(await listMisses('RC-L3')).toBe(megabytes === '0' ? 3 : 0);
+    // A millisecond later it no longer does: read by the next page (which lists it again, so the next is kept).
+    t.clock.advance(15 * 60_000 + 1);
+    expect(await listMisses('RC-L4')).toBe(megabytes === '0' ? 3 : 1);
+    expect(await listMisses('RC-L5')).toBe(megabytes === '0' ? 3 : 0);
   });
 
   it('answers a create whose rendering fails to be kept, and the list renders it', async () => {

@@ -1,4 +1,5 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
+import { type Clock, systemClock } from '../../clock.js';
 import type { ChangeWatch } from '../../db/change-watch.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
@@ -7,17 +8,13 @@ import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
 import { parseFilterTime } from './filter-time.js';
+import { ListedLately } from './listed-lately.js';
 import { keptRendering, type RenderedShipment, type ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
 import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 import type { NewShipmentRenderings } from './shipments.service.js';
-
-/** How long after an account's last list page its creates keep their renderings for the next. */
-const LISTED_LATELY_MS = 15 * 60_000;
-/** Accounts whose last list page is remembered; beyond it the list starts over (creates then keep nothing until one). */
-const LISTED_ACCOUNTS_MAX = 100_000;
 
 interface Cursor {
   before: number;
@@ -49,8 +46,8 @@ export class ShipmentReader implements NewShipmentRenderings {
   readonly heads: ShipmentHeads;
   /** Whether renderings are kept at all. */
   private readonly keeps: boolean;
-  /** When this process last answered a list page for each account (ms since the epoch). */
-  private readonly listedAt = new Map<number, number>();
+  /** The accounts this process has answered a list page for in the last 15 minutes. */
+  private readonly listed: ListedLately;
 
   constructor(
     private readonly repos: Repositories,
@@ -60,7 +57,9 @@ export class ShipmentReader implements NewShipmentRenderings {
     cacheBytes: number,
     private readonly extras: ShipmentExtras,
     changes: ChangeWatch | null = null,
+    clock: Clock = systemClock,
   ) {
+    this.listed = new ListedLately(clock);
     this.cache = new ShipmentJsonCache(cacheBytes);
     this.keeps = cacheBytes > 0;
     this.heads = changes && cacheBytes > 0 ? new ShipmentHeadMemo(repos.shipments, changes) : repos.shipments;
@@ -92,8 +91,7 @@ export class ShipmentReader implements NewShipmentRenderings {
    * would not read it, and it would push renderings they do read out of the cache.
    */
   keepCreated(row: ShipmentRow, order: OrderRow | null): void {
-    const listed = this.listedAt.get(row.account_id);
-    if (!this.keeps || listed === undefined || Date.now() - listed > LISTED_LATELY_MS) return;
+    if (!this.keeps || !this.listed.has(row.account_id)) return;
     const aggregate = { row, order, events: [], documents: [], returns: null, collectionPoint: null };
     this.cache.set('v5', row.id, 0, keptRendering('v5', this.serializers.v5(presentShipment(aggregate, 'v5', this.lookups))));
   }
@@ -118,8 +116,7 @@ export class ShipmentReader implements NewShipmentRenderings {
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
   async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
-    if (this.listedAt.size >= LISTED_ACCOUNTS_MAX) this.listedAt.clear();
-    this.listedAt.set(caller.accountId, Date.now());
+    this.listed.note(caller.accountId);
     const { stamps, next_page } = await this.listPage(caller, query);
     return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
