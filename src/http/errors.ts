@@ -240,6 +240,9 @@ function invalidFormat(reply: FastifyReply, error: InvalidRequestError): Fastify
   return send(reply, 400, { api_response: '4000', message: error.message });
 }
 
+/** Characters a route's pattern gives a meaning to (parameters, regular expressions, wildcards). */
+const PATTERN_SYNTAX = /[*:()]/;
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
@@ -266,7 +269,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const methods = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
-    const others = methods.filter((m) => m !== request.method && app.hasRoute({ url, method: m }));
+    // `hasRoute` reads its url as a route's pattern: a path holding the pattern's syntax (`*`, `:name(`) is no route
+    // of ours whatever the method, and would make it throw.
+    const routed = PATTERN_SYNTAX.test(url)
+      ? () => false
+      : (path: string, method: (typeof methods)[number]) => app.hasRoute({ url: path, method });
+    const others = methods.filter((m) => m !== request.method && routed(url, m));
     if (others.length > 0) {
       reply.header('allow', others.join(', '));
       return send(reply, 405, {
@@ -274,7 +282,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message: `Method ${request.method} not allowed on ${url}; use ${others.join(', ')}`,
       });
     }
-    if (!url.endsWith('/') && methods.some((m) => app.hasRoute({ url: `${url}/`, method: m }))) {
+    if (!url.endsWith('/') && methods.some((m) => routed(`${url}/`, m))) {
       return send(reply, 404, { api_response: '4040', message: `Not found: paths end with a trailing slash, use ${url}/` });
     }
     return send(reply, 404, { api_response: '4040', message: `Not found: ${request.method} ${url}` });
