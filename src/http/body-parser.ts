@@ -118,7 +118,7 @@ export function parsedWithoutNul(body: object): boolean {
 /** A `\u` escape of a surrogate (D800–DFFF): a body without one holds no lone surrogate. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Whether a parsed body holds a string (value or key) with a lone surrogate: legal in JSON as a `\u` escape, but

@@ -26,20 +26,27 @@ function pathOf(frame: Frame): string[] {
  * links to its parent, and a path is built only for the string found.
  */
 export function nulAt(input: unknown): string[] | null {
+  return stringAt(input, holdsNul);
+}
+
+const holdsNul = (text: string) => text.includes('\u0000');
+
+/** The path of the first string (value or key) in `input` that `holds` is true of, or null when none is. */
+export function stringAt(input: unknown, holds: (text: string) => boolean): string[] | null {
   // Most requests have no path parameters or query: nothing to walk, nothing to allocate.
-  if (input === null || typeof input !== 'object') return typeof input === 'string' && input.includes('\u0000') ? [] : null;
+  if (input === null || typeof input !== 'object') return typeof input === 'string' && holds(input) ? [] : null;
   if (isEmpty(input)) return null;
   const stack: Frame[] = [{ value: input, key: '', parent: null }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     const { value } = frame;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pathOf(frame);
+      if (holds(value)) return pathOf(frame);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
     for (const [key, child] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...pathOf(frame), key];
+      if (holds(key)) return [...pathOf(frame), key];
       if (child !== null && (typeof child === 'object' || typeof child === 'string')) stack.push({ value: child, key, parent: frame });
     }
   }

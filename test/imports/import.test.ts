@@ -92,6 +92,72 @@ describe('POST /v5/shipment/import/', () => {
     expect((await details('bad-ok-1')).statusCode).toBe(200);
   });
 
+  it('refuses columns through a prototype and list positions past a list, row by row, changing no object of the process', async () => {
+    const csv = [
+      'shipment_id,__proto__.polluted,line_items.99999999.quantity,constructor.prototype.polluted,tags.50,json',
+      'proto-1,1,,,,',
+      'proto-2,,1,,,',
+      'proto-3,,,1,,',
+      'proto-4,,,,x,',
+      'proto-5,,,,,"{""__proto__"":{""polluted"":1},""note"":""n""}"',
+      'proto-6,,,,,',
+    ].join('\n');
+    const res = await upload(csv);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.created).toBe(1);
+    const errors = Object.fromEntries(data.errors.map((e: { shipment_id: string; errors: unknown }) => [e.shipment_id, e.errors]));
+    expect(errors).toEqual({
+      'proto-1': { '__proto__.polluted': ['Not a field of a shipment.'] },
+      'proto-2': { 'line_items.99999999.quantity': ['A list holds no more than 1000 items: position 99999999 is past its end.'] },
+      'proto-3': { 'constructor.prototype.polluted': ['Not a field of a shipment.'] },
+      'proto-4': { 'tags.50': ['A list holds no more than 50 items: position 50 is past its end.'] },
+      'proto-5': { json: ['__proto__ is not a field of a shipment.'] },
+    });
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((await details('proto-6')).statusCode).toBe(200);
+    for (const id of ['proto-1', 'proto-2', 'proto-3', 'proto-4', 'proto-5']) expect((await details(id)).statusCode, id).toBe(404);
+    // The service still answers every account as before.
+    expect((await t.as(acct)('GET', '/v5/shipment/list/', undefined, { limit: '1' })).json().api_response).toBe('200');
+  });
+
+  it('refuses a file that is not UTF-8, and rows with NUL or half a surrogate pair, as POST /v5/shipment/ does', async () => {
+    const bytes = await t.app.inject({
+      method: 'POST',
+      url: '/v5/shipment/import/',
+      headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'text/csv' },
+      payload: Buffer.concat([Buffer.from('shipment_id,note\nutf-1,A'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('Z\n')]),
+    });
+    expect(bytes.statusCode, bytes.body).toBe(400);
+    expect(bytes.json()).toEqual({ api_response: '4000', message: 'Invalid request format: the file is not valid UTF-8' });
+    expect((await details('utf-1')).statusCode).toBe(404);
+
+    const nul = await upload('shipment_id,note\nnul-1,a\u0000b\n');
+    expect(nul.statusCode, nul.body).toBe(200);
+    expect(nul.json().data.errors).toEqual([
+      { row: 1, line: 2, shipment_id: 'nul-1', errors: { note: ['Must not contain the NUL character.'] } },
+    ]);
+    const lines = [
+      '{"shipment_id":"sur-1","note":"a\\ud800b"}',
+      '{"shipment_id":"sur-2\\udc00"}',
+      '{"shipment_id":"sur-3","tags":["\\ud83d\\ude00"]}',
+    ];
+    const surrogates = await upload(`${lines.join('\n')}\n`, 'application/x-ndjson');
+    expect(surrogates.statusCode, surrogates.body).toBe(200);
+    const said = 'Must not contain half of a surrogate pair: it is no character.';
+    expect(surrogates.json().data).toMatchObject({
+      created: 1,
+      errors: [
+        { row: 1, shipment_id: 'sur-1', errors: { note: [said] } },
+        { row: 2, shipment_id: 'sur-2\udc00', errors: { shipment_id: [said] } },
+      ],
+    });
+    for (const id of ['nul-1', 'sur-1']) expect((await details(id)).statusCode, id).toBe(404);
+    // A whole pair is a character like any other.
+    expect((await details('sur-3')).json().data.tags).toEqual(['\u{1F600}']);
+  });
+
   it('reads a number cell in decimal notation only, padded or not: 0x10, 1e2, 1_000, Infinity are row errors', async () => {
     const cells = ['0x10', '1e2', '1_000', 'Infinity', '1e309', '-0x1'];
     const csv = ['shipment_id,recipient_country,item_count', 'num-ok, DE , 3 ', ...cells.map((cell, i) => `num-${i},DE,${cell}`)].join(

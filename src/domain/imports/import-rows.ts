@@ -19,7 +19,13 @@ export interface ImportRow {
 
 export type ImportFormat = 'csv' | 'jsonl';
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; anyOf?: JsonSchema[] };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  maxItems?: number;
+  anyOf?: JsonSchema[];
+};
 
 const addressFields = new Set<string>(ADDRESS_FIELDS);
 const ROLE_PREFIXES = ADDRESS_ROLES.map((role) => ({ prefix: `${role.replace(/_address$/, '')}_`, role }));
@@ -37,6 +43,32 @@ export function columnPath(column: string): string[] {
     if (name.startsWith(prefix) && addressFields.has(name.slice(prefix.length))) return [role, name.slice(prefix.length)];
   }
   return [name];
+}
+
+/** Keys that would reach an object's prototype rather than a field of it. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** The highest position a column may name in a list the create body's schema does not bound. */
+const MAX_LIST_POSITION = 999;
+
+/**
+ * Why a column cannot be written into a body, or null when it can: a path through a prototype (`__proto__.x`)
+ * would change every object of the process, and a list position past what the list may hold (`line_items.99999999`)
+ * would make a list of that length before validation could refuse it.
+ */
+function columnRefusal(path: string[]): string | null {
+  let node: JsonSchema | undefined = ShipmentCreateBody as unknown as JsonSchema;
+  for (const segment of path) {
+    if (PROTOTYPE_KEYS.has(segment)) return 'Not a field of a shipment.';
+    node = nonNull(node);
+    if (/^\d+$/.test(segment)) {
+      const max = node?.items ? (node.maxItems ?? MAX_LIST_POSITION + 1) : MAX_LIST_POSITION + 1;
+      if (Number(segment) >= max) return `A list holds no more than ${max} items: position ${segment} is past its end.`;
+      node = node?.items;
+    } else {
+      node = node?.properties?.[segment];
+    }
+  }
+  return null;
 }
 
 /** The schema at a path of the create body, or null when the path names nothing. */
@@ -101,7 +133,10 @@ export function* csvRows(text: string): Generator<ImportRow, void, undefined> {
   const records = parseCsv(text);
   const header = records.next();
   if (header.done) return;
-  const columns = header.value.cells.map((name) => ({ name: name.trim(), path: columnPath(name) }));
+  const columns = header.value.cells.map((name) => {
+    const path = columnPath(name);
+    return { name: name.trim(), path, refusal: columnRefusal(path) };
+  });
   const paths = columns.map((column) => (column.name === 'json' ? null : schemaAt(column.path)));
   let row = 0;
   for (const record of records) {
@@ -113,7 +148,11 @@ export function* csvRows(text: string): Generator<ImportRow, void, undefined> {
       try {
         const parsed = JSON.parse(record.cells[jsonIndex]);
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-        Object.assign(body, parsed);
+        // Copied key by key: assigning an own `__proto__` key would set the body's prototype instead.
+        for (const [key, value] of Object.entries(parsed)) {
+          if (key === '__proto__') errors = { ...errors, json: ['__proto__ is not a field of a shipment.'] };
+          else body[key] = value;
+        }
       } catch {
         errors = { json: ['Enter a JSON object.'] };
       }
@@ -125,7 +164,8 @@ export function* csvRows(text: string): Generator<ImportRow, void, undefined> {
       if (index === jsonIndex) return;
       const text = record.cells[index];
       if (text === undefined || text === '') return;
-      setPath(body, column.path, cellValue(text, paths[index]));
+      if (column.refusal) errors = { ...errors, [column.name]: [column.refusal] };
+      else setPath(body, column.path, cellValue(text, paths[index]));
     });
     if (!errors) yield { row, line: record.line, body };
     else {

@@ -1,16 +1,19 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidRequestError } from '../../domain/errors.js';
 import type { ImportFormat } from '../../domain/imports/import-rows.js';
 import { type BodyValidator, ShipmentImportService } from '../../domain/imports/shipment-import.service.js';
 import { bearerSecurity, Envelope, merchantErrors } from '../../schemas/common.js';
 import { ImportBody, ImportQuery, ImportResult } from '../../schemas/import.schemas.js';
 import { ShipmentCreateBody } from '../../schemas/shipment-input.schemas.js';
 import { callerOf } from '../auth.js';
-import { unsupportedContentType } from '../body-parser.js';
-import { fieldErrorsFromAjv } from '../errors.js';
+import { LONE_SURROGATE, unsupportedContentType } from '../body-parser.js';
+import { fieldErrorAt, fieldErrorsFromAjv } from '../errors.js';
+import { nulAt, stringAt } from '../validation.js';
 
 /** Import files are larger than API bodies: 50 MiB, about 100,000 typical rows. */
 export const IMPORT_BODY_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -30,23 +33,42 @@ const formatOf = (request: FastifyRequest): ImportFormat | undefined =>
       .toLowerCase()
   ];
 
-/** The same structural validation as POST /v5/shipment/: the create schema, bodies as sent, every error. */
+/**
+ * The same checks as POST /v5/shipment/: no NUL character and no half of a surrogate pair in any string (a row is
+ * refused on the first such field, as a body is), then the create schema, bodies as sent, every error.
+ */
 export function createBodyValidator(): BodyValidator {
   const ajv = addFormats.default(
     new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: false }),
   );
   const validate = ajv.compile(ShipmentCreateBody);
-  return (body) => (validate(body) ? null : fieldErrorsFromAjv(validate.errors as Parameters<typeof fieldErrorsFromAjv>[0]));
+  return (body) => {
+    const nul = nulAt(body);
+    if (nul) return fieldErrorAt(nul, 'Must not contain the NUL character.');
+    const surrogate = stringAt(body, (text) => LONE_SURROGATE.test(text));
+    if (surrogate) return fieldErrorAt(surrogate, 'Must not contain half of a surrogate pair: it is no character.');
+    return validate(body) ? null : fieldErrorsFromAjv(validate.errors as Parameters<typeof fieldErrorsFromAjv>[0]);
+  };
+}
+
+/** A file's bytes as text, refused (400 "4000") when they are not UTF-8: never stored with replacement characters. */
+function fileText(bytes: Buffer): string {
+  if (!isUtf8(bytes)) throw new InvalidRequestError('Invalid request format: the file is not valid UTF-8');
+  return bytes.toString('utf8');
 }
 
 /** POST /v5/shipment/import/: shipments from a CSV or JSON Lines file, source `file upload`. */
 export const importRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const importer = new ShipmentImportService(app.context.repos, app.context.shipments, createBodyValidator());
 
-  // Files arrive as text; any other content type is refused in preValidation (400 "4000").
-  app.addContentTypeParser(Object.keys(FORMATS), { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) =>
-    done(null, body),
-  );
+  // Files arrive as UTF-8 text; any other content type is refused in preValidation (400 "4000").
+  app.addContentTypeParser(Object.keys(FORMATS), { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => {
+    try {
+      done(null, fileText(body as Buffer));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT_BYTES }, (_request, body, done) =>
