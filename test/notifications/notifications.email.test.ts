@@ -204,6 +204,41 @@ describe('consumer notifications by e-mail', () => {
     expect(mail.mail.headers.get('content-language')).toBe('de');
   });
 
+  it('refuses a template that cannot be rendered on its field, when saved and when previewed', async () => {
+    const loop = '{% for i in (1..100000000) %}{{ i }}{% endfor %}';
+    const put = (template: Record<string, string>) => api('PUT', '/v5/notification/templates/failed_attempt/email/en/', template);
+    const slow = await put({ subject: 'Hi', body: `Hello\n${loop}` });
+    expect(slow.statusCode, slow.body).toBe(400);
+    expect(slow.json()).toMatchObject({
+      api_response: '4030',
+      errors: { body: [expect.stringMatching(/^Line 2: Cannot be rendered: .*limit/)] },
+    });
+    const subject = await put({ subject: loop, body: 'Hello' });
+    expect(subject.statusCode, subject.body).toBe(400);
+    expect(Object.keys(subject.json().errors)).toEqual(['subject']);
+    for (const tag of ["{% include 'etc/passwd' %}", "{% render 'x' %}", "{% layout 'x' %}"]) {
+      const partial = await put({ body: `Hello ${tag}` });
+      expect(partial.statusCode, tag).toBe(400);
+      expect(partial.json().errors.body, tag).toEqual([
+        'Line 1: A template cannot include another (include, render and layout are not available).',
+      ]);
+    }
+    // A loop the check's values do not run, run by the shipment's: the preview names the field, as the save would.
+    const hidden = `{% if shipment.tracking_number != "x" %}${loop}{% endif %}`;
+    const preview = await api('POST', '/v5/notification/templates/failed_attempt/email/en/preview/', { body: hidden });
+    expect(preview.statusCode, preview.body).toBe(400);
+    expect(preview.json()).toMatchObject({
+      api_response: '4030',
+      errors: { body: [expect.stringMatching(/^Line 1: Cannot be rendered: .*limit/)] },
+    });
+    const sms = await api('POST', '/v5/notification/templates/failed_attempt/sms/en/preview/', { body: hidden });
+    expect(sms.statusCode, sms.body).toBe(400);
+    expect(Object.keys(sms.json().errors)).toEqual(['body']);
+    // Nothing of them was saved.
+    const kept = await api('GET', '/v5/notification/templates/failed_attempt/email/en/');
+    expect(kept.json().data.custom).toBe(false);
+  });
+
   it('falls back to English for a language it does not speak, and never errors', async () => {
     const { shipmentUuid } = await track('WB4100003', 'eli@example.com', { additional_info: { language: 'tlh' } });
     await work();

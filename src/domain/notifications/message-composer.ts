@@ -180,7 +180,7 @@ export function languageOf(text: string): Language {
 /** Subject, plain text and HTML of an e-mail from its template and values. */
 export async function composeEmail(template: MessageTemplate, variables: MessageVariables, language: Language): Promise<ComposedEmail> {
   const values = variables as unknown as Record<string, unknown>;
-  const subject = renderTemplate(template.subject ?? '', values)
+  const subject = renderTemplate(template.subject ?? '', values, 'subject')
     .replace(/\s+/g, ' ')
     .trim();
   const bodyText = renderTemplate(template.body, values).trim();

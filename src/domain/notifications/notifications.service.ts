@@ -10,7 +10,7 @@ import { findShipment, type ShipmentIdentifier } from '../shipments/shipment-ide
 import { composeEmail, type MessageComposer, moneyText } from './message-composer.js';
 import { type MessageTemplate, templateFor } from './message-templates.js';
 import { notificationView } from './notification.presenter.js';
-import { checkTemplate, renderTemplate, TEMPLATE_VARIABLES } from './template-engine.js';
+import { checkTemplate, renderTemplate, TEMPLATE_VARIABLES, TemplateRenderError } from './template-engine.js';
 import { verifyUnsubscribeToken } from './unsubscribe-token.js';
 
 const VARIABLE_NAMES = Object.entries(TEMPLATE_VARIABLES).flatMap(([root, keys]) =>
@@ -96,11 +96,17 @@ export class NotificationsService {
         (isReturnTrigger(trigger) ? await this.composer.returnStatusUrl(this.repos, accountId, SAMPLE_RETURN_UUID) : null);
       Object.assign(variables, sampleValues(variables, trigger, language, statusUrl));
     }
-    if (channel === 'sms') {
-      return { subject: null, text: renderTemplate(template.body, variables as unknown as Record<string, unknown>).trim(), html: null };
+    try {
+      if (channel === 'sms') {
+        return { subject: null, text: renderTemplate(template.body, variables as unknown as Record<string, unknown>).trim(), html: null };
+      }
+      const email = await composeEmail(template, variables, language);
+      return { subject: email.subject, text: email.text, html: email.html };
+    } catch (error) {
+      // With this shipment's values the template reaches a limit the check's values did not: the merchant's to mend.
+      if (error instanceof TemplateRenderError) throw ValidationError.at([error.field], error.message);
+      throw error;
     }
-    const email = await composeEmail(template, variables, language);
-    return { subject: email.subject, text: email.text, html: email.html };
   }
 
   /** The account's log, newest first; of one shipment when it is named (by shipment_uuid, shipment_id or both). */

@@ -1,4 +1,4 @@
-import { Liquid, type Template } from 'liquidjs';
+import { Liquid, LiquidError, type Template } from 'liquidjs';
 
 /**
  * Merchant templates in Liquid (Shopify's syntax): sandboxed (no file access, no partials, time and memory
@@ -85,7 +85,48 @@ export function checkTemplate(text: string): TemplateProblem[] {
       }
     }
   }
-  return problems.sort((a, b) => a.line - b.line);
+  if (problems.length > 0) return problems.sort((a, b) => a.line - b.line);
+  // Rendered once with every variable set: a partial named, or a limit of time or memory reached, is found now rather
+  // than by every message made from the template.
+  try {
+    engine.renderSync(templates, sampleVariables());
+  } catch (error) {
+    return [renderProblem(error)];
+  }
+  return [];
+}
+
+let samples: Record<string, unknown> | null = null;
+
+/** Every variable a template may use, set to a short text. */
+function sampleVariables(): Record<string, unknown> {
+  samples ??= Object.fromEntries(
+    Object.entries(TEMPLATE_VARIABLES).map(([root, keys]) => [
+      root,
+      keys === null ? 'x' : Object.fromEntries(keys.map((key) => [key, 'x'])),
+    ]),
+  );
+  return samples;
+}
+
+/** What keeps a template from being rendered, said for the merchant. */
+function renderProblem(error: unknown): TemplateProblem {
+  const problem = syntaxProblem(error);
+  // Partials come from an empty map: naming one is the only way to fail a look-up.
+  if (/Failed to lookup|ENOENT/.test(problem.message)) {
+    return { line: problem.line, message: 'A template cannot include another (include, render and layout are not available).' };
+  }
+  return { line: problem.line, message: `Cannot be rendered: ${problem.message}` };
+}
+
+/** A template that failed to render with the variables given: the field it was rendered for, and why. */
+export class TemplateRenderError extends Error {
+  constructor(
+    readonly field: 'subject' | 'body',
+    readonly problem: TemplateProblem,
+  ) {
+    super(`Line ${problem.line}: ${problem.message}`);
+  }
 }
 
 function knownNames(): string {
@@ -102,7 +143,16 @@ function syntaxProblem(error: unknown): TemplateProblem {
   return { line, message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.` };
 }
 
-/** Renders a template that passed `checkTemplate` (or one of ours) with the given variables, as plain text. */
-export function renderTemplate(text: string, variables: Record<string, unknown>): string {
-  return engine.renderSync(parse(text), variables) as string;
+/**
+ * Renders a template that passed `checkTemplate` (or one of ours) with the given variables, as plain text. A template
+ * that fails with these values (a loop the check's values did not run, a limit reached) throws TemplateRenderError
+ * for `field`.
+ */
+export function renderTemplate(text: string, variables: Record<string, unknown>, field: 'subject' | 'body' = 'body'): string {
+  try {
+    return engine.renderSync(parse(text), variables) as string;
+  } catch (error) {
+    if (error instanceof LiquidError) throw new TemplateRenderError(field, renderProblem(error));
+    throw error;
+  }
 }
