@@ -23,6 +23,11 @@ export function dayNumber(date: string): number {
   const month = twoDigits(date, 5);
   const day = twoDigits(date, 8);
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return Number.NaN;
+  return dayNumberOf(year, month, day);
+}
+
+/** Days since 1970-01-01 of a year, month (1–12) and day of month, for any year (`dayNumber` reads 0–9999 only). */
+export function dayNumberOf(year: number, month: number, day: number): number {
   // Days from civil (H. Hinnant's algorithm): years start in March so that leap days end them.
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);

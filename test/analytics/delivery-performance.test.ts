@@ -389,6 +389,19 @@ describe('GET /v5/analytics/delivery-performance/', () => {
     expect(res.json().data.rows).toEqual([]);
   });
 
+  it('answers periods at the end of the calendar, through 9999-12-31, for every grouping', async () => {
+    for (const [from, to] of [
+      ['9999-12-31', '9999-12-31'],
+      ['9999-12-01', '9999-12-31'],
+      ['9999-01-01', '9999-12-31'],
+      ['9999-11-15', '9999-12-31'],
+    ]) {
+      for (const group_by of ['carrier', 'lane', 'destination_country', 'week']) {
+        expect(await rowsOf({ from, to, group_by }), `${from} ${to} ${group_by}`).toEqual([]);
+      }
+    }
+  });
+
   it('refuses a request without a token or with a wrong one (403), as every merchant route', async () => {
     for (const token of [null, 'not-a-token']) {
       const res = await get(MARCH, {}, token);

@@ -5,7 +5,7 @@
  * what is left at its ends, so a year reads a few thousand rows whatever its traffic.
  */
 
-import { dateOfDay, dayNumber, mondayOf } from '../../core/calendar-date.js';
+import { dateOfDay, dayNumber, dayNumberOf, mondayOf } from '../../core/calendar-date.js';
 
 export type RollupUnit = 'week' | 'month';
 
@@ -107,6 +107,18 @@ export function unitStartOf(unit: RollupUnit | 'day', date: string): string {
   return unit === 'month' ? `${date.slice(0, 8)}01` : mondayOf(date);
 }
 
+/** The day number of the first day of the month of `date` (`YYYY-MM-DD`). */
+function monthStartOf(date: string): number {
+  return dayNumberOf(Number(date.slice(0, 4)), Number(date.slice(5, 7)), 1);
+}
+
+/** The day number of the first day of the month after the one of `date`. */
+function monthStartAfter(date: string): number {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  return month === 12 ? dayNumberOf(year + 1, 1, 1) : dayNumberOf(year, month + 1, 1);
+}
+
 /** A run of whole units (their first days from `first` to `last`), or of days (`from` to `to`), inclusive. */
 export type PeriodPart = { unit: RollupUnit; first: string; last: string } | { unit: 'day'; from: string; to: string };
 
@@ -126,8 +138,9 @@ export function periodParts(from: string, to: string, units: readonly RollupUnit
     first = start + ((7 - weekdayOf(start)) % 7);
     lastEnd = end - ((weekdayOf(end) + 1) % 7);
   } else {
-    first = from.endsWith('-01') ? start : dayNumber(unitStartOf('month', dateOf(dayNumber(unitStartOf('month', from)) + 32)));
-    lastEnd = dayNumber(unitStartOf('month', dateOf(end + 1))) - 1;
+    // By year and month, not through dates of the months after: the one after December 9999 has no `YYYY-MM-DD`.
+    first = from.endsWith('-01') ? start : monthStartAfter(from);
+    lastEnd = monthStartAfter(to) - 1 === end ? end : monthStartOf(to) - 1;
   }
   if (lastEnd < first) return periodParts(from, to, finer);
   const last = unitStartOf(unit, dateOf(lastEnd));
