@@ -72,6 +72,28 @@ describe('POST /v5/booking/cancel/', () => {
     expect(none.json().data.errors.shipment_uuid[0].standard_error_message).toMatch(/no booking/);
   });
 
+  it("refuses a booking_uuid beside another shipment's identifier, and cancels nothing; cancels when they agree", async () => {
+    const uuid = await createShipment(t, acct.token, bookableShipment('CX-PAIR-A'));
+    const otherUuid = await createShipment(t, acct.token, bookableShipment('CX-PAIR-B'));
+    const booked = (await book({ shipment_uuid: uuid, carrier_reference: 'sb' })).json().data;
+    for (const [field, named] of [
+      ['shipment_uuid', otherUuid],
+      ['shipment_id', 'CX-PAIR-B'],
+    ] as const) {
+      const res = await cancel({ booking_uuid: booked.booking_uuid, [field]: named });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().api_response).toBe('4030');
+      expect(Object.keys(res.json().data.errors)).toEqual([field]);
+      expect(res.json().data.errors[field][0].standard_error_message).toBe(`booking_uuid and ${field} name different shipments.`);
+    }
+    const details = (await t.as(acct)('GET', '/v5/shipment/details/', undefined, { shipment_uuid: uuid })).json().data;
+    expect(details.tracking_number).toBe(booked.tracking_number);
+
+    const agreed = await cancel({ booking_uuid: booked.booking_uuid, shipment_uuid: uuid.toUpperCase(), shipment_id: 'CX-PAIR-A' });
+    expect(agreed.statusCode, agreed.body).toBe(200);
+    expect(agreed.json().data).toMatchObject({ booking_uuid: booked.booking_uuid, shipment_uuid: uuid, status: 'cancelled' });
+  });
+
   it('answers two cancellations sent at once alike, and archives the booking once', async () => {
     await createShipment(t, acct.token, bookableShipment('CX-RACE'));
     const booked = (await book({ shipment_id: 'CX-RACE', carrier_reference: 'sb' })).json().data;

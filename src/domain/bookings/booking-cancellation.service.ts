@@ -102,6 +102,13 @@ export class BookingCancellations {
         booking?.shipment_row_id ?? (await this.repos.bookings.findCancelled(caller.accountId, input.booking_uuid))?.shipment_row_id;
       const shipment = shipmentRowId !== undefined ? await this.repos.shipments.findById(shipmentRowId) : undefined;
       if (!shipment) throw ValidationError.at(['booking_uuid'], 'No booking of this account has this booking_uuid.');
+      // The shipment named beside the booking must be the booking's: cancelling another shipment's booking is refused.
+      for (const [field, named, own] of [
+        ['shipment_uuid', input.shipment_uuid?.toLowerCase(), shipment.shipment_uuid],
+        ['shipment_id', input.shipment_id, shipment.shipment_id],
+      ] as const) {
+        if (named !== undefined && named !== own) throw ValidationError.at([field], `booking_uuid and ${field} name different shipments.`);
+      }
       return { booking, shipment, field: 'booking_uuid' };
     }
     const field = input.shipment_uuid ? 'shipment_uuid' : 'shipment_id';
