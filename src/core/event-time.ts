@@ -92,6 +92,7 @@ export function parseEventTime(input: string, options: ParseEventTimeOptions = {
   if (h === undefined) {
     const wall = utcMs(year, month, day);
     const instant = timezone ? wallTimeToInstant(wall, timezone) : wall;
+    if (!withinFourDigitYears(instant)) return outsideYears(text);
     return { ok: true, time: { text, precision: 'date', utc: toIso(instant), offset: null, timezone } };
   }
 
@@ -104,14 +105,29 @@ export function parseEventTime(input: string, options: ParseEventTimeOptions = {
 
   if (offsetText === undefined) {
     const instant = timezone ? wallTimeToInstant(wall, timezone) : wall;
+    if (!withinFourDigitYears(instant)) return outsideYears(text);
     return { ok: true, time: { text, precision: 'datetime', utc: toIso(instant), offset: null, timezone } };
   }
   const offset = parseOffset(offsetText);
   if (offset === null) return { ok: false, reason: `"${text}" has an invalid UTC offset` };
-  return {
-    ok: true,
-    time: { text, precision: 'datetime', utc: toIso(wall - offset.minutes * MINUTE_MS), offset: offset.text, timezone },
-  };
+  const instant = wall - offset.minutes * MINUTE_MS;
+  if (!withinFourDigitYears(instant)) return outsideYears(text);
+  return { ok: true, time: { text, precision: 'datetime', utc: toIso(instant), offset: offset.text, timezone } };
+}
+
+/** 0000-01-01T00:00:00Z, the first instant whose UTC text has a four-digit year. */
+const FOUR_DIGIT_YEARS_START = -62_167_219_200_000;
+
+/**
+ * Whether an instant's UTC time falls in the years 0000–9999: times are kept and compared as UTC text, and one
+ * outside them is written `+010000-…` or `-000001-…`, which sorts among the others by its sign, not its time.
+ */
+function withinFourDigitYears(instant: number): boolean {
+  return instant >= FOUR_DIGIT_YEARS_START && instant < FOUR_DIGIT_YEARS_END;
+}
+
+function outsideYears(text: string): EventTimeResult {
+  return { ok: false, reason: `"${text}" is outside the years 0000–9999 in UTC` };
 }
 
 /** Orders parsed times newest first; at the same instant a date-time comes before a date alone. */

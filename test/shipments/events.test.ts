@@ -52,6 +52,35 @@ describe('POST /v5/events/create/', () => {
     expect(v5.all_events[0].location).toEqual({ place: 'Berlin hub' });
   });
 
+  it('refuses a time past 9999 or before 0000 in UTC on its event, and stores none of the request', async () => {
+    await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ev-years' });
+    for (const [time, timezone] of [
+      ['9999-12-31T23:00:00-14:00', undefined],
+      ['0000-01-01T00:30:00+01:00', undefined],
+      ['9999-12-31T23:00:00', 'America/New_York'],
+    ] as const) {
+      const res = await t.call(acct.token, 'POST', '/v5/events/create/', {
+        shipment_id: 'ev-years',
+        events: [
+          { event: 'In transit', event_key: 'departed_facility', time: '2026-11-30T10:00:00Z' },
+          { event: 'Delivered', event_key: 'delivered', time, ...(timezone ? { timezone } : {}) },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().api_response).toBe('4030');
+      expect(res.json().errors, time).toEqual({ events: { 1: { time: [expect.stringContaining('outside the years 0000–9999 in UTC')] } } });
+    }
+    const data = await details('ev-years');
+    expect(data.all_events).toEqual([]);
+    expect(data.status).toBe('pending');
+    // The last instant of 9999 in UTC is a time like any other.
+    const last = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: 'ev-years',
+      events: [{ event: 'Delivered', event_key: 'delivered', time: '9999-12-31T23:59:59Z' }],
+    });
+    expect(last.statusCode, last.body).toBe(200);
+  });
+
   it('orders local times by their timezone across a DST change', async () => {
     await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'dst-1' });
     // 03:30 Berlin summer time (01:30Z) is earlier than 02:45Z given with an offset.

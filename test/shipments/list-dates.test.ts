@@ -28,6 +28,9 @@ describe('GET /v5/shipment/list/: dates as clients build them', () => {
   };
 
   it.each([
+    [{ created_date_from: '9999-12-31T23:59:59+14:00' }, []],
+    [{ created_date_to: '9999-12-31T23:59:59Z' }, ['D-6', 'D-5', 'D-4']],
+    [{ created_date_from: '0000-01-01T00:00:00Z', created_date_to: '2027-1-4T12:00' }, ['D-4']],
     [{ created_date_from: '2027-1-5' }, ['D-6', 'D-5']],
     [{ created_date_to: '2027-1-5' }, ['D-5', 'D-4']],
     [{ created_date_from: '2027-1-5T9:5:0' }, ['D-6', 'D-5']],
@@ -50,6 +53,9 @@ describe('GET /v5/shipment/list/: dates as clients build them', () => {
     ['created_date_from', '2027-1-5T9'],
     ['created_date_to', '27-1-5'],
     ['created_date_from', '2027-001-5'],
+    // Past 9999 or before 0000 in UTC: such a time has no four-digit UTC year to compare with the stored ones.
+    ['created_date_from', '9999-12-31T23:59:59-14:00'],
+    ['created_date_to', '0000-01-01T00:00:00+14:00'],
   ])('refuses %s=%s with 4030 naming the parameter', async (field, value) => {
     const res = await t.as(acct)('GET', '/v5/shipment/list/', undefined, { [field]: value });
     expect(res.statusCode).toBe(400);
