@@ -70,6 +70,23 @@ describe('the envelope on every path', () => {
     expect(res.json().errors).toEqual({ 'a\r\nb': ['Unknown field.'] });
   });
 
+  it('refuses a query parameter on a merchant route that takes none, naming it', async () => {
+    const created = await t.call(acct.token, 'POST', '/v5/webhooks/', { url: 'https://1.1.1.1/waybill' });
+    expect(created.statusCode, created.body).toBe(201);
+    const uuid = created.json().data.webhook_uuid;
+    for (const [method, path, query] of [
+      ['GET', '/v5/webhooks/', { foo: '1' }],
+      ['GET', `/v5/webhooks/${uuid}/deliveries/`, { limit: '0', before: '1e309' }],
+      ['GET', '/v5/carrier-configs/', { status: 'active' }],
+    ] as const) {
+      const res = await t.call(acct.token, method, path, undefined, query);
+      expect(res.statusCode, `${path} ${res.body}`).toBe(400);
+      expect(res.json().api_response).toBe('4030');
+      expect(Object.keys(res.json().errors).sort(), path).toEqual(Object.keys(query).sort());
+    }
+    expect((await t.call(acct.token, 'GET', '/v5/webhooks/')).statusCode).toBe(200);
+  });
+
   it('keys validation errors by field', async () => {
     const res = await t.admin('POST', '/admin/v1/accounts/', { features: ['teleport'], extra: 1 });
     expect(res.statusCode).toBe(400);
