@@ -10,6 +10,7 @@ import { NOTIFICATION_MAX_ATTEMPTS } from '../domain/notifications/notification-
 import type { NotificationSettings, NotificationSettingsService } from '../domain/notifications/notification-settings.js';
 import { quietHoursEnd, timeZoneOfCountry } from '../domain/notifications/quiet-hours.js';
 import type { SmsProvider } from '../domain/notifications/sms/sms-provider.js';
+import { TemplateRenderError } from '../domain/notifications/template-engine.js';
 import type { EventSink } from '../domain/webhooks/webhook-outbox.js';
 import { GroupedWrites } from './grouped-writes.js';
 import { exponentialBackoff, type JobHandler, type JobOutcome, type JobRun } from './job-handler.js';
@@ -70,8 +71,17 @@ export class NotificationSendJob implements JobHandler<'notification.send'> {
         ? await this.sendSms(row, shipment, settings, job.attempt)
         : await this.sendEmail(row, shipment, settings, job.attempt);
     } catch (error) {
-      // Not sent: the slot is given back, and the job runs again.
+      // Not sent: the slot is given back, and the job runs again, unless the merchant's template cannot be rendered
+      // with this shipment's values, which no later attempt changes.
       await this.repos.notifications.update(row.id, { sent_at: null });
+      if (error instanceof TemplateRenderError) {
+        return this.finish(
+          row,
+          shipment,
+          { status: 'failed', reason: `template_not_rendered: ${error.field}: ${error.message}` },
+          job.attempt,
+        );
+      }
       throw error;
     }
   }

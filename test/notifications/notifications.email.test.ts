@@ -237,6 +237,21 @@ describe('consumer notifications by e-mail', () => {
     // Nothing of them was saved.
     const kept = await api('GET', '/v5/notification/templates/failed_attempt/email/en/');
     expect(kept.json().data.custom).toBe(false);
+
+    // Saved (the check's values do not run the loop), a message made from it fails in the log, once, for good.
+    const saved = await api('PUT', '/v5/notification/templates/delivered/email/fr/', { body: hidden });
+    expect(saved.statusCode, saved.body).toBe(200);
+    try {
+      const { shipmentUuid } = await track('WB4100090', 'loop@example.com', { additional_info: { language: 'fr' } });
+      await work();
+      const delivered = (await log(shipmentUuid)).find((entry: { trigger: string }) => entry.trigger === 'delivered');
+      expect(delivered).toMatchObject({
+        status: 'failed',
+        reason: expect.stringMatching(/^template_not_rendered: body: Line 1: Cannot be rendered/),
+      });
+    } finally {
+      await api('DELETE', '/v5/notification/templates/delivered/email/fr/');
+    }
   });
 
   it('falls back to English for a language it does not speak, and never errors', async () => {
