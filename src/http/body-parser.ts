@@ -98,9 +98,22 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         );
       }
       if (!error && value !== null && typeof value === 'object' && !text.includes(NUL_ESCAPE)) withoutNul.add(value);
+      if (error && isJson(text)) {
+        // Valid JSON that the parser refused: a key that would reach an object's prototype, not a syntax error.
+        return done(new InvalidRequestError('Invalid request format: a __proto__ or constructor.prototype key is not accepted'));
+      }
       done(error, value);
     });
   });
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -70,6 +70,23 @@ describe('the envelope on every path', () => {
     expect(res.json().errors).toEqual({ 'a\r\nb': ['Unknown field.'] });
   });
 
+  it('says a body is refused for a prototype key, not as JSON that does not parse', async () => {
+    for (const payload of ['{"shipment_id":"x","__proto__":{"a":1}}', '{"shipment_id":"x","constructor":{"prototype":{"a":1}}}']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v5/shipment/',
+        headers: { authorization: `Bearer ${acct.token}`, 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json()).toEqual({
+        api_response: '4000',
+        message: 'Invalid request format: a __proto__ or constructor.prototype key is not accepted',
+      });
+    }
+    expect(({} as Record<string, unknown>).a).toBeUndefined();
+  });
+
   it('refuses a query parameter on a merchant route that takes none, naming it', async () => {
     const created = await t.call(acct.token, 'POST', '/v5/webhooks/', { url: 'https://1.1.1.1/waybill' });
     expect(created.statusCode, created.body).toBe(201);
