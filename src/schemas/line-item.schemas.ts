@@ -12,7 +12,10 @@ export const CustomFields = Type.Record(
   },
 );
 
-const amount = () => Type.Number({ minimum: 0 });
+/** The largest amount of money taken: twelve digits before the point, as an amount's decimal string may have. */
+export const MAX_AMOUNT = 999_999_999_999.9999;
+
+const amount = () => Type.Number({ minimum: 0, maximum: MAX_AMOUNT });
 
 const lineItemFields = {
   product_name: Type.String({ maxLength: 500 }),

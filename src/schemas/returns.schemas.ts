@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { RETURN_STATUSES } from '../core/return-status.js';
 import { Nullable } from './common.js';
+import { MAX_AMOUNT } from './line-item.schemas.js';
 import { ShipmentCreateBody } from './shipment-input.schemas.js';
 import { ShipmentCreated } from './shipment-output.schemas.js';
 
@@ -9,9 +10,15 @@ export const RETURN_METHODS = ['drop_off', 'pick_up', 'send_by_consumer', 'retur
 
 const literalUnion = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const decimal = () =>
-  Type.Union([Type.Number({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', maxLength: 17 }), Type.Null()], {
-    description: 'An amount ≥ 0, as a number or a decimal string',
-  });
+  Type.Union(
+    [
+      // As large as the decimal string may write it: a larger number is shown in exponent notation (`1e+300`).
+      Type.Number({ minimum: 0, maximum: MAX_AMOUNT }),
+      Type.String({ pattern: '^[0-9]{1,12}(\\.[0-9]{1,4})?$', maxLength: 17 }),
+      Type.Null(),
+    ],
+    { description: 'An amount ≥ 0, as a number or a decimal string' },
+  );
 
 export const ReturnTicketInput = Type.Object(
   {

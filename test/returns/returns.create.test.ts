@@ -127,6 +127,25 @@ describe('POST /v5/return/', () => {
     expect(ignored.headers['waybill-ignored-fields']).toBe('colour');
   });
 
+  it('refuses amounts past twelve digits before the point, which no decimal string of two places shows', async () => {
+    const id = nextId();
+    const body = standardReturn(id);
+    const before = await countReturns();
+    const huge = await post({ ...body, return_ticket: { ...body.return_ticket, total_refund_amount: 1e300 } });
+    expect(huge.statusCode, huge.body).toBe(400);
+    expect(Object.keys(huge.json().errors)).toEqual(['return_ticket']);
+    expect(Object.keys(huge.json().errors.return_ticket)).toEqual(['total_refund_amount']);
+    const [shirt, socks] = body.shipment.line_items;
+    const cost = await post({ ...body, shipment: { ...body.shipment, line_items: [{ ...shirt, product_cost: 1e300 }, socks] } });
+    expect(cost.statusCode, cost.body).toBe(400);
+    expect(cost.json().errors).toEqual({ shipment: { line_items: { '0': { product_cost: [expect.any(String)] } } } });
+    expect(await countReturns()).toBe(before);
+    const largest = await post({ ...body, return_ticket: { ...body.return_ticket, total_refund_amount: 999_999_999_999.99 } });
+    expect(largest.statusCode, largest.body).toBe(200);
+    const details = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: id })).json().data;
+    expect(details.returns.total_refund_amount).toBe('999999999999.99');
+  });
+
   it('reads line item prices sent as null as left out when it calculates the refund', async () => {
     const id = nextId();
     const body = standardReturn(id);
