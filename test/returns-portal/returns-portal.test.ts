@@ -68,6 +68,22 @@ describe('the returns portal', () => {
     expect(res.body).toMatch(/<label for="order">/);
   });
 
+  it('names the form type to a client that posts another', async () => {
+    for (const type of ['text/plain', 'multipart/form-data; boundary=x']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/returns/${ref}/find`,
+        headers: { 'content-type': type },
+        payload: 'order=SO-1001',
+      });
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json()).toEqual({
+        api_response: '4000',
+        message: 'Invalid request format: unsupported Content-Type, send application/x-www-form-urlencoded',
+      });
+    }
+  });
+
   it('answers a wrong e-mail address and an unknown order the same way', async () => {
     const browser = consumer(t, '198.51.100.1');
     const wrongContact = await browser.post(`/returns/${ref}/find`, { order: 'SO-1001', contact: 'nobody@example.com' });

@@ -24,6 +24,9 @@ function formOf(body: unknown): PortalForm {
   return form;
 }
 
+/** What the portal's forms post: not in the API's document, and named to a client that sends another type. */
+const FORM_POST = { hide: true, consumes: ['application/x-www-form-urlencoded'] };
+
 /** The backoff keys of a find: the order from this address, anything from this address, the order from anywhere. */
 function findKeys(portal: Portal, orderNumber: string, source: string): Array<[string, string]> {
   const order = orderNumber.trim().toLowerCase().slice(0, 60);
@@ -97,7 +100,7 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
       .send(Buffer.from(file.bytes));
   });
 
-  app.post('/returns/:reference/find', { schema: { hide: true } }, async (request: PortalRequest, reply) => {
+  app.post('/returns/:reference/find', { schema: FORM_POST }, async (request: PortalRequest, reply) => {
     const portal = await portalOf(request, reply);
     if (!portal) return reply;
     const frame = frameOf(request, portal, null);
@@ -135,7 +138,7 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
     return page(reply, frame, 200, renderChoosePage(frame, portal.policy, order));
   });
 
-  app.post('/returns/:reference/order/:token', { schema: { hide: true } }, async (request: PortalRequest, reply) => {
+  app.post('/returns/:reference/order/:token', { schema: FORM_POST }, async (request: PortalRequest, reply) => {
     const portal = await portalOf(request, reply);
     if (!portal) return reply;
     const form = formOf(request.body);
@@ -157,7 +160,7 @@ export const returnsPortalRoutes: FastifyPluginAsync<{ backoff: CredentialBackof
     return page(reply, frame, 200, renderStatusPage(frame, portal.policy, view, { labelFailed: request.query.label === 'failed' }));
   });
 
-  app.post('/returns/:reference/status/:token/label', { schema: { hide: true } }, async (request: PortalRequest, reply) => {
+  app.post('/returns/:reference/status/:token/label', { schema: FORM_POST }, async (request: PortalRequest, reply) => {
     const portal = await portalOf(request, reply);
     if (!portal) return reply;
     const token = String(request.params.token);
