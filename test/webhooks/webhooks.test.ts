@@ -218,6 +218,7 @@ describe('webhook URL guard', () => {
     ['https://[64:ff9b::a9fe:a9fe]/latest/meta-data', /private or reserved/],
     ['https://[2002:a00:1::1]/hook', /private or reserved/],
     ['not a url', /absolute URL/],
+    ['https://1.1.1.1:0/hook', /port from 1 to 65535/],
   ])('refuses %s', async (url, message) => {
     const res = await t.call(acct.token, 'POST', '/v5/webhooks/', { url });
     expect(res.statusCode).toBe(400);

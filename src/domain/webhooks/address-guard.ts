@@ -83,6 +83,8 @@ export async function refuseWebhookUrl(raw: string, allowPrivate: boolean): Prom
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'Webhook URLs must use HTTPS.';
   if (url.username || url.password) return 'Webhook URLs must not carry credentials.';
+  // Port 0 names no port a server listens on: nothing sent there could ever arrive.
+  if (url.port === '0') return 'Enter a port from 1 to 65535, or none.';
   if (allowPrivate) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
