@@ -130,11 +130,33 @@ describe('GET /v5/shipment/list/', () => {
       { createdFrom: { a: 1 } },
       { createdFrom: 'garbage' },
       { account_id: 1 },
+      { status: 'bogus' },
+      { tag: 'ev\u0000en' },
+      { tag: 'x'.repeat(101) },
+      { createdFrom: '+010000-01-01T00:00:00.000Z' },
     ]) {
       const res = await list({ next_page: edited(filter) });
       expect(res.statusCode, JSON.stringify(filter)).toBe(400);
       expect(res.json().api_response).toBe('4030');
       expect(res.json().errors.next_page).toBeDefined();
+    }
+    for (const before of [1e300, 0, -5, 2 ** 53]) {
+      const res = await list({ next_page: Buffer.from(JSON.stringify({ ...cursor, before })).toString('base64url') });
+      expect(res.statusCode, String(before)).toBe(400);
+      expect(Object.keys(res.json().errors)).toEqual(['next_page']);
+    }
+  });
+
+  it('refuses filters beside a cursor issued for others, and takes the same ones or none', async () => {
+    const first = (await list({ tag: 'even', limit: '3' })).json();
+    const alone = await list({ next_page: first.next_page });
+    const same = await list({ next_page: first.next_page, tag: 'even' });
+    expect(same.statusCode, same.body).toBe(200);
+    expect(same.json()).toEqual(alone.json());
+    for (const other of [{ tag: 'odd' }, { status: 'delivered' }, { tag: 'even', order_id: 'ORDER-5' }]) {
+      const res = await list({ next_page: first.next_page, ...other });
+      expect(res.statusCode, JSON.stringify(other)).toBe(400);
+      expect(res.json().errors).toEqual({ next_page: [expect.stringContaining('issued for other filters')] });
     }
   });
 

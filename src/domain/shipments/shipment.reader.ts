@@ -6,8 +6,8 @@ import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import type { ShipmentListFilter, ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments.repository.js';
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
-import { FieldErrorCollector, NotFoundError, ValidationError } from '../errors.js';
-import { parseFilterTime } from './filter-time.js';
+import { NotFoundError } from '../errors.js';
+import { decodeCursor, encodeCursor, filterFrom, refuseOtherFilters } from './list-cursor.js';
 import { ListedLately } from './listed-lately.js';
 import { keptRendering, type RenderedShipment, type ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
@@ -15,12 +15,6 @@ import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
 import { ShipmentJsonCache } from './shipment-json-cache.js';
 import type { NewShipmentRenderings } from './shipments.service.js';
-
-interface Cursor {
-  before: number;
-  limit: number;
-  filter: ShipmentListFilter;
-}
 
 /** Extra parts of a shipment that other capabilities (returns, documents, tracking) contribute. */
 export interface ShipmentExtras {
@@ -122,7 +116,9 @@ export class ShipmentReader implements NewShipmentRenderings {
   }
 
   private async listPage(caller: Caller, query: ListQuery): Promise<{ stamps: ShipmentStamp[]; next_page: string | null }> {
-    const cursor = query.next_page ? decodeCursor(query.next_page) : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
+    const cursor = query.next_page
+      ? refuseOtherFilters(decodeCursor(query.next_page), query)
+      : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
     const stamps = await this.repos.shipments.listStamps(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
     const page = stamps.slice(0, cursor.limit);
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
@@ -215,75 +211,4 @@ export class ShipmentReader implements NewShipmentRenderings {
     const orderById = new Map((await this.repos.orders.findByIds(orderIds)).map((o) => [o.id, o]));
     return (row) => (row.order_row_id !== null ? (orderById.get(row.order_row_id) ?? null) : null);
   }
-}
-
-function filterFrom(query: ListQuery): ShipmentListFilter {
-  const errors = new FieldErrorCollector();
-  const instant = (field: keyof ListQuery): string | undefined => {
-    const value = query[field] as string | undefined;
-    if (value === undefined) return undefined;
-    const parsed = parseFilterTime(value);
-    if (!parsed.ok) {
-      errors.add([field], 'Enter an ISO 8601 date or date-time.');
-      return undefined;
-    }
-    // A date alone as an upper bound covers that whole day.
-    if (parsed.time.precision === 'date' && field.endsWith('_to')) return `${parsed.time.utc.slice(0, 10)}T23:59:59.999Z`;
-    return parsed.time.utc;
-  };
-  const filter: ShipmentListFilter = {
-    createdFrom: instant('created_date_from'),
-    createdTo: instant('created_date_to'),
-    updatedFrom: instant('updated_date_from'),
-    updatedTo: instant('updated_date_to'),
-    shipmentId: query.shipment_id,
-    orderId: query.order_id,
-    trackingNumber: query.tracking_number,
-    carrierReference: query.carrier_reference,
-    status: query.status,
-    tag: query.tag,
-  };
-  errors.throwIfAny();
-  return filter;
-}
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-function decodeCursor(text: string): Cursor & { before: number } {
-  try {
-    const cursor = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as Cursor;
-    if (
-      Number.isInteger(cursor.before) &&
-      Number.isInteger(cursor.limit) &&
-      cursor.limit >= 1 &&
-      cursor.limit <= 100 &&
-      isListFilter(cursor.filter)
-    ) {
-      return cursor;
-    }
-  } catch {
-    // fall through to the validation error
-  }
-  throw ValidationError.at(['next_page'], 'Invalid page cursor: send back the next_page value of the previous response.');
-}
-
-const FILTER_TIMES = new Set(['createdFrom', 'createdTo', 'updatedFrom', 'updatedTo']);
-const FILTER_TEXTS = new Set(['shipmentId', 'orderId', 'trackingNumber', 'carrierReference', 'status', 'tag']);
-/** The instants a filter holds, as `filterFrom` writes them (UTC, milliseconds). */
-const FILTER_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/**
- * Whether a cursor's filter is one `filterFrom` can have made: an object of its keys only, each a string (an
- * instant for the times). A cursor is the client's to send back, so an edited one is refused like a garbled one.
- */
-function isListFilter(value: unknown): value is ShipmentListFilter {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.entries(value).every(([key, field]) => {
-    if (field === undefined) return true;
-    if (typeof field !== 'string') return false;
-    if (FILTER_TIMES.has(key)) return FILTER_INSTANT.test(field);
-    return FILTER_TEXTS.has(key);
-  });
 }
