@@ -153,7 +153,8 @@ describe('GET /v5/shipment/list/', () => {
     const same = await list({ next_page: first.next_page, tag: 'even' });
     expect(same.statusCode, same.body).toBe(200);
     expect(same.json()).toEqual(alone.json());
-    for (const other of [{ tag: 'odd' }, { status: 'delivered' }, { tag: 'even', order_id: 'ORDER-5' }]) {
+    const others: Array<Record<string, string>> = [{ tag: 'odd' }, { status: 'delivered' }, { tag: 'even', order_id: 'ORDER-5' }];
+    for (const other of others) {
       const res = await list({ next_page: first.next_page, ...other });
       expect(res.statusCode, JSON.stringify(other)).toBe(400);
       expect(res.json().errors).toEqual({ next_page: [expect.stringContaining('issued for other filters')] });
