@@ -98,6 +98,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         );
       }
       if (!error && value !== null && typeof value === 'object' && !text.includes(NUL_ESCAPE)) withoutNul.add(value);
+      if (!error && value !== null && typeof value === 'object' && LARGE_NUMBER.test(text)) mayHoldInfinity.add(value);
       if (error && isJson(text)) {
         // Valid JSON that the parser refused: a key that would reach an object's prototype, not a syntax error.
         return done(new InvalidRequestError('Invalid request format: a __proto__ or constructor.prototype key is not accepted'));
@@ -114,6 +115,15 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A number JSON.parse could read as Infinity: an exponent of three digits or more, or 309 digits in a row. */
+const LARGE_NUMBER = /[eE][+]?\d{3}|\d{309}/;
+const mayHoldInfinity = new WeakSet<object>();
+
+/** Whether this body's text had a number large enough to have been read as infinity (only these are walked for one). */
+export function parsedWithLargeNumber(body: object): boolean {
+  return mayHoldInfinity.has(body);
 }
 
 /**

@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { isDecimalText } from '../core/decimal-text.js';
 import { ValidationError } from '../domain/errors.js';
-import { parsedWithoutNul } from './body-parser.js';
+import { parsedWithLargeNumber, parsedWithoutNul } from './body-parser.js';
 import { fieldErrorAt } from './errors.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
 
@@ -48,6 +48,24 @@ export function stringAt(input: unknown, holds: (text: string) => boolean): stri
     for (const [key, child] of Object.entries(value)) {
       if (holds(key)) return [...pathOf(frame), key];
       if (child !== null && (typeof child === 'object' || typeof child === 'string')) stack.push({ value: child, key, parent: frame });
+    }
+  }
+  return null;
+}
+
+/** The path of the first number that is not finite (a JSON number too large for a double), or null. */
+export function nonFiniteAt(input: unknown): string[] | null {
+  const stack: Frame[] = [{ value: input, key: '', parent: null }];
+  while (stack.length > 0) {
+    const frame = stack.pop() as Frame;
+    const { value } = frame;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return pathOf(frame);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    for (const [key, child] of Object.entries(value)) {
+      if (child !== null && (typeof child === 'object' || typeof child === 'number')) stack.push({ value: child, key, parent: frame });
     }
   }
   return null;
@@ -99,6 +117,14 @@ export function registerValidation(app: FastifyInstance): void {
     if (nul) return done(new ValidationError(fieldErrorAt(nul, 'Must not contain the NUL character.')));
     done();
   };
+  // After the schema, which names a typed field's own error: what is left is in free-form objects (additional_info,
+  // carrier_metadata), where such a number would be stored as null.
+  const refuseInfinity = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const body = request.body;
+    const path = body !== null && typeof body === 'object' && parsedWithLargeNumber(body) ? nonFiniteAt(body) : null;
+    if (path) return done(new ValidationError(fieldErrorAt(path, 'Must be a number a double can hold: this one is too large.')));
+    done();
+  };
   const readUuidsLowercase = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     lowercaseUuids(request.params);
     lowercaseUuids(request.query);
@@ -116,6 +142,7 @@ export function registerValidation(app: FastifyInstance): void {
     // Signed links (/files/…) are ours, checked byte for byte as they were signed: their uuids are not read again.
     const own = route.url.startsWith('/files/') ? [] : [readUuidsLowercase];
     route.preValidation = [refuseNul, ...own, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
+    route.preHandler = [refuseInfinity, ...[route.preHandler ?? []].flat()] as RouteOptions['preHandler'];
   });
 }
 

@@ -213,6 +213,39 @@ describe('request format', () => {
       const large = await post('/v5/shipment/', '{"shipment_id":"large-weight","weight":{"amount":1e300,"unit":"g"}}', 'application/json');
       expect(large.statusCode, large.body).toBe(200);
     });
+
+    it('refuses such a number in a free-form object too, where it would be stored as null', async () => {
+      const said = ['Must be a number a double can hold: this one is too large.'];
+      const created = await post('/v5/shipment/', '{"shipment_id":"info-event"}', 'application/json');
+      expect(created.statusCode, created.body).toBe(200);
+      const event = (info: string) =>
+        post(
+          '/v5/events/create/',
+          `{"shipment_id":"info-event","events":[{"event":"x","time":"2026-01-01"},{"event":"y","time":"2026-01-02","additional_info":${info}}]}`,
+          'application/json',
+        );
+      for (const [info, errors] of [
+        ['{"n":1e400}', { n: said }],
+        ['{"a":[1,{"b":-2E+999}]}', { a: { '1': { b: said } } }],
+      ] as const) {
+        const res = await event(info);
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toEqual({
+          api_response: '4030',
+          message: 'validation_error',
+          errors: { events: { '1': { additional_info: errors } } },
+        });
+      }
+      const details = await t.app.inject({
+        method: 'GET',
+        url: '/v5-2-0/shipment/details/?shipment_id=info-event',
+        headers: { authorization: `Bearer ${acct.token}` },
+      });
+      expect(details.json().data.all_events).toEqual([]);
+      // Large but finite numbers are numbers like any other.
+      const finite = await event('{"n":1e300}');
+      expect(finite.statusCode, finite.body).toBe(200);
+    });
   });
 
   describe('content types', () => {
