@@ -142,11 +142,16 @@ export function registerValidation(app: FastifyInstance): void {
     // Signed links (/files/…) are ours, checked byte for byte as they were signed: their uuids are not read again.
     const own = route.url.startsWith('/files/') ? [] : [readUuidsLowercase];
     route.preValidation = [refuseNul, ...own, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
-    route.preHandler = [refuseInfinity, ...[route.preHandler ?? []].flat()] as RouteOptions['preHandler'];
+    if ([route.method].flat().some((method) => BODY_METHODS.has(method))) {
+      route.preHandler = [refuseInfinity, ...[route.preHandler ?? []].flat()] as RouteOptions['preHandler'];
+    }
   });
 }
 
 type TextValidator = ((data: unknown) => boolean) & { errors: ErrorObject[] | null };
+
+/** The methods whose requests carry a body to look into. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The query of a route that takes none. */
 const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
