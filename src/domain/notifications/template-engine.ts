@@ -38,6 +38,15 @@ const engine = new Liquid({
   renderLimit: 1_000,
   memoryLimit: 10_000_000,
 });
+// Refused where they are written, whether or not a branch would run them: a partial comes from nowhere.
+for (const name of ['include', 'render', 'layout']) {
+  engine.registerTag(name, {
+    parse() {
+      throw new Error('A template cannot include another (include, render and layout are not available)');
+    },
+    *render() {},
+  });
+}
 
 /** A problem in a template: its line (1-based) and what is wrong. */
 export interface TemplateProblem {
@@ -89,7 +98,8 @@ export function checkTemplate(text: string): TemplateProblem[] {
   // Rendered once with every variable set: a partial named, or a limit of time or memory reached, is found now rather
   // than by every message made from the template.
   try {
-    engine.renderSync(templates, sampleVariables());
+    // Not strict about variables here: a sample value has not the parts a real one may have (`.first` of a list).
+    engine.renderSync(templates, sampleVariables(), { strictVariables: false });
   } catch (error) {
     return [renderProblem(error)];
   }
@@ -98,12 +108,15 @@ export function checkTemplate(text: string): TemplateProblem[] {
 
 let samples: Record<string, unknown> | null = null;
 
-/** Every variable a template may use, set to a short text. */
+/** Values of the shapes real ones have, where they are not text. */
+const SAMPLE_SHAPES: Record<string, unknown> = { opening_hours: ['x', 'x'], label_available: true };
+
+/** Every variable a template may use, set to a short text, or to a value of its shape. */
 function sampleVariables(): Record<string, unknown> {
   samples ??= Object.fromEntries(
     Object.entries(TEMPLATE_VARIABLES).map(([root, keys]) => [
       root,
-      keys === null ? 'x' : Object.fromEntries(keys.map((key) => [key, 'x'])),
+      keys === null ? 'x' : Object.fromEntries(keys.map((key) => [key, SAMPLE_SHAPES[key] ?? 'x'])),
     ]),
   );
   return samples;
