@@ -117,8 +117,12 @@ function isJson(text: string): boolean {
   }
 }
 
-/** A number JSON.parse could read as Infinity: an exponent of three digits or more, or 309 digits in a row. */
-const LARGE_NUMBER = /[eE][+]?\d{3}|\d{309}/;
+/**
+ * A number JSON.parse could read as Infinity: a positive exponent of three digits or more, or 210 digits in a row (an
+ * integer part of k digits overflows once k plus the exponent reaches 309, and an exponent without three digits is
+ * at most 99).
+ */
+const LARGE_NUMBER = /\d[eE]\+?\d{3}|\d{210}/;
 const mayHoldInfinity = new WeakSet<object>();
 
 /** Whether this body's text had a number large enough to have been read as infinity (only these are walked for one). */

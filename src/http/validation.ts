@@ -53,6 +53,8 @@ export function stringAt(input: unknown, holds: (text: string) => boolean): stri
   return null;
 }
 
+export const TOO_LARGE_NUMBER = 'Must be a number a double can hold: this one is too large.';
+
 /** The path of the first number that is not finite (a JSON number too large for a double), or null. */
 export function nonFiniteAt(input: unknown): string[] | null {
   const stack: Frame[] = [{ value: input, key: '', parent: null }];
@@ -122,7 +124,7 @@ export function registerValidation(app: FastifyInstance): void {
   const refuseInfinity = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const body = request.body;
     const path = body !== null && typeof body === 'object' && parsedWithLargeNumber(body) ? nonFiniteAt(body) : null;
-    if (path) return done(new ValidationError(fieldErrorAt(path, 'Must be a number a double can hold: this one is too large.')));
+    if (path) return done(new ValidationError(fieldErrorAt(path, TOO_LARGE_NUMBER)));
     done();
   };
   const readUuidsLowercase = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {

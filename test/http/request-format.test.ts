@@ -227,6 +227,9 @@ describe('request format', () => {
       for (const [info, errors] of [
         ['{"n":1e400}', { n: said }],
         ['{"a":[1,{"b":-2E+999}]}', { a: { '1': { b: said } } }],
+        // No three-digit exponent: 301 digits and e10, 250 digits and .5e99.
+        [`{"n":1${'0'.repeat(300)}e10}`, { n: said }],
+        [`{"n":${'9'.repeat(250)}.5e99}`, { n: said }],
       ] as const) {
         const res = await event(info);
         expect(res.statusCode, res.body).toBe(400);

@@ -154,6 +154,21 @@ describe('POST /v5/shipment/import/', () => {
       ],
     });
     for (const id of ['nul-1', 'sur-1']) expect((await details(id)).statusCode, id).toBe(404);
+    // Numbers too large for a double, which JSON reads as infinity and a store would keep as null.
+    const huge = await upload(
+      [
+        '{"shipment_id":"inf-1","weight":{"amount":1e400,"unit":"g"}}',
+        `{"shipment_id":"inf-2","shipment_value":{"amount":1${'0'.repeat(300)}e10,"currency":"EUR"}}`,
+      ].join('\n'),
+      'application/x-ndjson',
+    );
+    expect(huge.statusCode, huge.body).toBe(200);
+    const tooLarge = ['Must be a number a double can hold: this one is too large.'];
+    expect(huge.json().data.errors).toMatchObject([
+      { shipment_id: 'inf-1', errors: { weight: { amount: tooLarge } } },
+      { shipment_id: 'inf-2', errors: { shipment_value: { amount: tooLarge } } },
+    ]);
+    for (const id of ['inf-1', 'inf-2']) expect((await details(id)).statusCode, id).toBe(404);
     // A whole pair is a character like any other.
     expect((await details('sur-3')).json().data.tags).toEqual(['\u{1F600}']);
   });

@@ -147,6 +147,19 @@ describe('GET /v5/shipment/list/', () => {
     }
   });
 
+  it('pages a filter of characters outside the basic plane, counted as characters like the query counts them', async () => {
+    const gifts = '🎁'.repeat(60);
+    for (const id of ['GIFT-1', 'GIFT-2']) {
+      const res = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: id, tags: [gifts] });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const first = await list({ tag: gifts, limit: '1' });
+    expect(first.statusCode, first.body).toBe(200);
+    const second = await list({ next_page: first.json().next_page });
+    expect(second.statusCode, second.body).toBe(200);
+    expect([first.json().data[0].shipment_id, second.json().data[0].shipment_id]).toEqual(['GIFT-2', 'GIFT-1']);
+  });
+
   it('refuses filters beside a cursor issued for others, and takes the same ones or none', async () => {
     const first = (await list({ tag: 'even', limit: '3' })).json();
     const alone = await list({ next_page: first.next_page });

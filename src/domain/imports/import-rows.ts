@@ -62,7 +62,11 @@ function columnRefusal(path: string[]): string | null {
     node = nonNull(node);
     if (/^\d+$/.test(segment)) {
       const max = node?.items ? (node.maxItems ?? MAX_LIST_POSITION + 1) : MAX_LIST_POSITION + 1;
-      if (Number(segment) >= max) return `A list holds no more than ${max} items: position ${segment} is past its end.`;
+      if (Number(segment) >= max) {
+        return node?.items
+          ? `A list holds no more than ${max} items: position ${segment} is past its end.`
+          : `Not a field of a shipment: position ${segment} is past the end of any list (${max} items at most).`;
+      }
       node = node?.items;
     } else {
       node = node?.properties?.[segment];

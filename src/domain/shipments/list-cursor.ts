@@ -105,6 +105,7 @@ function isListFilter(value: unknown): value is ShipmentListFilter {
     if (FILTER_TIMES.has(key)) return FILTER_INSTANT.test(field);
     if (key === 'status') return STATUSES.has(field);
     const longest = FILTER_TEXTS.get(key);
-    return longest !== undefined && field.length <= longest && !field.includes('\u0000');
+    // Counted in characters, as the query's maxLength is (an emoji is one, in two UTF-16 units).
+    return longest !== undefined && [...field].length <= longest && !field.includes('\u0000');
   });
 }

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '../../clock.js';
 import type { ChangeWatch } from '../../db/change-watch.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import type { ShipmentListFilter, ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments.repository.js';
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { NotFoundError } from '../errors.js';

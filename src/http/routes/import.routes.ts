@@ -13,7 +13,7 @@ import { ShipmentCreateBody } from '../../schemas/shipment-input.schemas.js';
 import { callerOf } from '../auth.js';
 import { LONE_SURROGATE, unsupportedContentType } from '../body-parser.js';
 import { fieldErrorAt, fieldErrorsFromAjv } from '../errors.js';
-import { nulAt, stringAt } from '../validation.js';
+import { nonFiniteAt, nulAt, stringAt, TOO_LARGE_NUMBER } from '../validation.js';
 
 /** Import files are larger than API bodies: 50 MiB, about 100,000 typical rows. */
 export const IMPORT_BODY_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -34,12 +34,13 @@ const formatOf = (request: FastifyRequest): ImportFormat | undefined =>
   ];
 
 /**
- * The same checks as POST /v5/shipment/: no NUL character and no half of a surrogate pair in any string (a row is
- * refused on the first such field, as a body is), then the create schema, bodies as sent, every error.
+ * The same checks as POST /v5/shipment/: no NUL character and no half of a surrogate pair in any string, and no number
+ * too large for a double anywhere (a row is refused on the first such field, as a body is), then the create schema,
+ * bodies as sent, every error.
  */
 export function createBodyValidator(): BodyValidator {
   const ajv = addFormats.default(
-    new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, coerceTypes: false }),
+    new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true, coerceTypes: false }),
   );
   const validate = ajv.compile(ShipmentCreateBody);
   return (body) => {
@@ -47,6 +48,8 @@ export function createBodyValidator(): BodyValidator {
     if (nul) return fieldErrorAt(nul, 'Must not contain the NUL character.');
     const surrogate = stringAt(body, (text) => LONE_SURROGATE.test(text));
     if (surrogate) return fieldErrorAt(surrogate, 'Must not contain half of a surrogate pair: it is no character.');
+    const infinite = nonFiniteAt(body);
+    if (infinite) return fieldErrorAt(infinite, TOO_LARGE_NUMBER);
     return validate(body) ? null : fieldErrorsFromAjv(validate.errors as Parameters<typeof fieldErrorsFromAjv>[0]);
   };
 }
