@@ -292,5 +292,26 @@ describe('shipments: what bad input gets', () => {
       expect(updated.statusCode, updated.body).toBe(200);
       expect(await details('blank-carrier')).toMatchObject({ tracking_number: null });
     });
+
+    it('reads a blank order_id as none: a create makes no order, an update unlinks it, order fields without one are refused', async () => {
+      const created = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'blank-order', order_id: '   ' });
+      expect(created.statusCode, created.body).toBe(200);
+      expect(await details('blank-order')).toMatchObject({ order: null });
+      const withReference = await t.call(acct.token, 'POST', '/v5/shipment/', {
+        shipment_id: 'blank-order-ref',
+        order_id: '',
+        order_reference: 'R-1',
+      });
+      expect(withReference.statusCode).toBe(400);
+      expect(Object.keys(withReference.json().errors)).toEqual(['order_reference']);
+
+      await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'linked-order', order_id: 'O-blank-1' });
+      expect(await details('linked-order')).toMatchObject({ order: { order_id: 'O-blank-1' } });
+      const unlinked = await t.call(acct.token, 'POST', '/v5/shipment/update/', { order_id: ' ' }, { shipment_id: 'linked-order' });
+      expect(unlinked.statusCode, unlinked.body).toBe(200);
+      expect(await details('linked-order')).toMatchObject({ order: null });
+      const byBlank = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { order_id: '   ' });
+      expect(byBlank.statusCode).toBe(404);
+    });
   });
 });

@@ -132,16 +132,20 @@ function checkWindow(window: NonNullable<ShipmentWrite['expected_delivery']>, er
 }
 
 /**
- * The input with a blank `tracking_number` or `carrier_reference` ("" or spaces, as clients send for no value)
- * read as null: no number, no carrier. Without this, "" was stored as given in one case and as null in another.
+ * The input with a blank `tracking_number`, `carrier_reference` or `order_id` ("" or spaces, as clients send for no
+ * value) read as null: no number, no carrier, no order. Without this, "" was stored as given in one case and as
+ * null in another, and an `order_id` of spaces made an order no one could name.
  */
-export function withBlankTrackingAsNull<T extends { tracking_number?: string | null; carrier_reference?: string | null }>(input: T): T {
+export function withBlankAsNull<T extends { tracking_number?: string | null; carrier_reference?: string | null; order_id?: string | null }>(
+  input: T,
+): T {
   const blank = (value: string | null | undefined) => typeof value === 'string' && value.trim() === '';
-  if (!blank(input.tracking_number) && !blank(input.carrier_reference)) return input;
+  if (!blank(input.tracking_number) && !blank(input.carrier_reference) && !blank(input.order_id)) return input;
   return {
     ...input,
     ...(blank(input.tracking_number) ? { tracking_number: null } : {}),
     ...(blank(input.carrier_reference) ? { carrier_reference: null } : {}),
+    ...(blank(input.order_id) ? { order_id: null } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import { FieldErrorCollector, type FieldErrors, NotFoundError, ValidationError }
 import type { EventSink } from '../webhooks/webhook-outbox.js';
 import { forgetCarrierOfRecord } from './carrier-of-record.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
-import { type CarrierLookup, checkShipmentInput, withBlankTrackingAsNull } from './shipment-input.js';
+import { type CarrierLookup, checkShipmentInput, withBlankAsNull } from './shipment-input.js';
 import { type ConfiguredCarrier, detectionNote, detectionNoteOf, routeTrackingNumber, withDetectionNote } from './tracking-detection.js';
 import type { TrackingStops } from './tracking-stops.js';
 
@@ -138,7 +138,7 @@ export class ShipmentsService {
     input: ShipmentWrite & { shipment_id: string },
     options: CreateOptions = {},
   ): Promise<{ shipment: ShipmentRow; order: OrderRow | null; orderCreated: boolean }> {
-    input = withBlankTrackingAsNull(input);
+    input = withBlankAsNull(input);
     const errors = new FieldErrorCollector();
     const lookup = carrierLookup(repos, caller.accountId);
     const normalized = await this.check(lookup, input, errors);
@@ -188,7 +188,7 @@ export class ShipmentsService {
     inputs: Array<ShipmentWrite & { shipment_id: string }>,
     options: CreateManyOptions = {},
   ): Promise<CreateManyOutcome[]> {
-    inputs = inputs.map(withBlankTrackingAsNull);
+    inputs = inputs.map(withBlankAsNull);
     const accountId = caller.accountId;
     const lookup = carrierLookup(repos, accountId);
     const carriers = accountCarriers(repos, accountId);
@@ -287,7 +287,7 @@ export class ShipmentsService {
    * and keeps the rendering at that version, for the details that follow).
    */
   async update(caller: Caller, identifier: ShipmentIdentifier, input: ShipmentWrite): Promise<UpdatedShipment> {
-    input = withBlankTrackingAsNull(input);
+    input = withBlankAsNull(input);
     return this.repos.transaction(async (repos) => {
       // The body written is built on the one read here: read under the row's lock, so that a writer that changed
       // it meanwhile (the poller, a booking) has committed first and its change is kept, not written over.
