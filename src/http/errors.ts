@@ -81,7 +81,9 @@ function messageFor(error: AjvError): string {
 }
 
 function formatName(format: string): string {
-  return { uuid: 'UUID', email: 'email address', uri: 'URL', 'date-time': 'date and time' }[format] ?? format;
+  return (
+    { uuid: 'UUID', email: 'email address', uri: 'URL', 'web-url': 'http or https URL', 'date-time': 'date and time' }[format] ?? format
+  );
 }
 
 /** A JSON pointer (`/items/0/name`) as its keys. */

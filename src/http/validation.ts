@@ -1,10 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { isDecimalText } from '../core/decimal-text.js';
 import { ValidationError } from '../domain/errors.js';
 import { parsedWithLargeNumber, parsedWithoutNul } from './body-parser.js';
 import { fieldErrorAt } from './errors.js';
+import { withFormats } from './formats.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
 
 interface Frame {
@@ -90,8 +90,8 @@ let shared: { strictAjv: Ajv; coercingAjv: Ajv } | null = null;
  */
 function validators(): { strictAjv: Ajv; coercingAjv: Ajv } {
   shared ??= {
-    strictAjv: addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: false })),
-    coercingAjv: addFormats.default(new Ajv({ ...ajvOptions, coerceTypes: 'array' })),
+    strictAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: false })),
+    coercingAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' })),
   };
   return shared;
 }

@@ -42,7 +42,10 @@ export const ReturnCreateBody = Type.Object(
 );
 
 const ReturnProofInput = Type.Object(
-  { url: Type.String({ format: 'uri', maxLength: 1024 }), file_name: Type.Optional(Type.String({ maxLength: 255 })) },
+  {
+    url: Type.String({ format: 'web-url', maxLength: 1024, description: 'http or https' }),
+    file_name: Type.Optional(Type.String({ maxLength: 255 })),
+  },
   { additionalProperties: false },
 );
 

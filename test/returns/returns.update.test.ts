@@ -116,6 +116,13 @@ describe('POST /v5/return/update/', () => {
     expect((await update({ return_uuid: ticket.return_uuid, approver_email: 'nope' })).json().errors.approver_email).toBeDefined();
     expect((await update({ return_uuid: ticket.return_uuid, return_status: 'lost' })).json().errors.return_status).toBeDefined();
     expect((await update({ return_uuid: ticket.return_uuid, total_refund_amount: -1 })).statusCode).toBe(400);
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=', 'ftp://example.com/p.jpg']) {
+      const proof = await update({ return_uuid: ticket.return_uuid, return_proofs: [{ url: 'https://example.com/a.jpg' }, { url }] });
+      expect(proof.statusCode, url).toBe(400);
+      expect(proof.json().errors, url).toEqual({ return_proofs: { '1': { url: ['Enter a valid http or https URL.'] } } });
+    }
+    const proofs = (await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: `UPD-${n}` })).json();
+    expect(proofs.data.returns.return_proofs).toEqual([]);
     expect((await update({ comment: 'x' })).json().errors.return_uuid).toBeDefined();
     expect((await update({ return_id: 'RMA-none' })).statusCode).toBe(404);
     const other = await t.account({ features: ['returns'] });

@@ -90,6 +90,14 @@ describe('shipments: what bad input gets', () => {
     ['line item product_name over 500', { line_items: [{ product_name: 'p'.repeat(501) }] }, ['line_items', '0', 'product_name']],
     ['line item hs_code over 20', { line_items: [{ hs_code: '1'.repeat(21) }] }, ['line_items', '0', 'hs_code']],
     ['line item image url', { line_items: [{ product_image_url: 'not a url' }] }, ['line_items', '0', 'product_image_url']],
+    ['line item javascript: url', { line_items: [{ product_url: 'javascript:alert(1)' }] }, ['line_items', '0', 'product_url']],
+    ['line item file: image url', { line_items: [{ product_image_url: 'file:///etc/passwd' }] }, ['line_items', '0', 'product_image_url']],
+    [
+      'line item data: image url',
+      { line_items: [{}, { product_image_url: 'data:image/png;base64,iVBORw0KGgo=' }] },
+      ['line_items', '1', 'product_image_url'],
+    ],
+    ['line item url without a host', { line_items: [{ product_url: 'https:///path' }] }, ['line_items', '0', 'product_url']],
     ['line item negative cost', { line_items: [{ product_cost: -0.01 }] }, ['line_items', '0', 'product_cost']],
     ['line item weight unit over 5', { line_items: [{ product_weight_unit: 'pounds' }] }, ['line_items', '0', 'product_weight_unit']],
     [

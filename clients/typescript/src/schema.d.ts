@@ -2351,11 +2351,13 @@ export interface paths {
                             product_cost?: number | null;
                             product_description?: string | null;
                             product_id?: string | null;
+                            /** @description http or https */
                             product_image_url?: string | null;
                             product_name?: string | null;
                             product_origin_country_code?: string | null;
                             /** @description e.g. an SKU */
                             product_reference?: string | null;
+                            /** @description http or https */
                             product_url?: string | null;
                             product_weight?: number | null;
                             product_weight_unit?: string | null;
@@ -5294,11 +5296,13 @@ export interface paths {
                                 product_cost?: number | null;
                                 product_description?: string | null;
                                 product_id?: string | null;
+                                /** @description http or https */
                                 product_image_url?: string | null;
                                 product_name?: string | null;
                                 product_origin_country_code?: string | null;
                                 /** @description e.g. an SKU */
                                 product_reference?: string | null;
+                                /** @description http or https */
                                 product_url?: string | null;
                                 product_weight?: number | null;
                                 product_weight_unit?: string | null;
@@ -5607,7 +5611,10 @@ export interface paths {
                         return_method?: ("drop_off" | "pick_up" | "send_by_consumer" | "return_to_store") | null;
                         return_proofs?: {
                             file_name?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: web-url
+                             * @description http or https
+                             */
                             url: string;
                         }[];
                         return_status?: "pending approval" | "rejected" | "approved" | "carrier booking pending" | "shipping" | "completed" | "cancelled" | "inactive" | "archived";
@@ -6292,11 +6299,13 @@ export interface paths {
                             product_cost?: number | null;
                             product_description?: string | null;
                             product_id?: string | null;
+                            /** @description http or https */
                             product_image_url?: string | null;
                             product_name?: string | null;
                             product_origin_country_code?: string | null;
                             /** @description e.g. an SKU */
                             product_reference?: string | null;
+                            /** @description http or https */
                             product_url?: string | null;
                             product_weight?: number | null;
                             product_weight_unit?: string | null;

@@ -2,7 +2,6 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../../domain/errors.js';
 import type { ImportFormat } from '../../domain/imports/import-rows.js';
@@ -13,6 +12,7 @@ import { ShipmentCreateBody } from '../../schemas/shipment-input.schemas.js';
 import { callerOf } from '../auth.js';
 import { LONE_SURROGATE, unsupportedContentType } from '../body-parser.js';
 import { fieldErrorAt, fieldErrorsFromAjv } from '../errors.js';
+import { withFormats } from '../formats.js';
 import { nonFiniteAt, nulAt, stringAt, TOO_LARGE_NUMBER } from '../validation.js';
 
 /** Import files are larger than API bodies: 50 MiB, about 100,000 typical rows. */
@@ -39,7 +39,7 @@ const formatOf = (request: FastifyRequest): ImportFormat | undefined =>
  * bodies as sent, every error.
  */
 export function createBodyValidator(): BodyValidator {
-  const ajv = addFormats.default(
+  const ajv = withFormats(
     new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true, coerceTypes: false }),
   );
   const validate = ajv.compile(ShipmentCreateBody);
