@@ -81,6 +81,32 @@ describe('POST /v5/events/create/', () => {
     expect(last.statusCode, last.body).toBe(200);
   });
 
+  it('refuses an additional_info over 4 KiB of JSON on its event, and stores none of the request; keeps one of 4 KiB', async () => {
+    await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ev-info' });
+    // {"k":"…"} is 8 bytes around the text; "é" is two bytes in UTF-8.
+    const exactly = { k: 'é'.repeat((4096 - 8) / 2) };
+    const over = { nested: { deep: ['x'.repeat(4096)] } };
+    const refused = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: 'ev-info',
+      events: [
+        { event: 'In transit', event_key: 'departed_facility', time: '2026-11-30T10:00:00Z', additional_info: exactly },
+        { event: 'Delivered', event_key: 'delivered', time: '2026-11-30T12:00:00Z', additional_info: over },
+      ],
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().errors).toEqual({
+      events: { 1: { additional_info: ['Ensure this object is no more than 4096 bytes as JSON.'] } },
+    });
+    expect((await details('ev-info')).all_events).toEqual([]);
+
+    const kept = await t.call(acct.token, 'POST', '/v5/events/create/', {
+      shipment_id: 'ev-info',
+      events: [{ event: 'In transit', event_key: 'departed_facility', time: '2026-11-30T10:00:00Z', additional_info: exactly }],
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect((await details('ev-info')).all_events[0].additional_info).toEqual(exactly);
+  });
+
   it('orders local times by their timezone across a DST change', async () => {
     await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'dst-1' });
     // 03:30 Berlin summer time (01:30Z) is earlier than 02:45Z given with an offset.

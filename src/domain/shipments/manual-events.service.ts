@@ -18,6 +18,12 @@ export interface ManualEventInput {
   additional_info?: Record<string, unknown>;
 }
 
+/**
+ * An event's `additional_info` is shown in every details and list page of its shipment, and a shipment gathers many
+ * events: 4 KiB of JSON each keeps one shipment's answer bounded, and is ample for a merchant's extra fields.
+ */
+const MAX_ADDITIONAL_INFO_BYTES = 4096;
+
 /** Tracking events a merchant adds by hand (POST /v5/events/create/). */
 export class ManualEventsService {
   constructor(
@@ -44,6 +50,10 @@ export class ManualEventsService {
       }
       const time = parseEventTime(input.time, { timezone: input.timezone && isValidTimeZone(input.timezone) ? input.timezone : null });
       if (!time.ok) errors.add([...path, 'time'], `Enter a date or an ISO 8601 date-time (${time.reason}).`);
+      const additionalInfo = JSON.stringify(input.additional_info ?? {});
+      if (Buffer.byteLength(additionalInfo) > MAX_ADDITIONAL_INFO_BYTES) {
+        errors.add([...path, 'additional_info'], `Ensure this object is no more than ${MAX_ADDITIONAL_INFO_BYTES} bytes as JSON.`);
+      }
       if (!time.ok || !errors.empty) return;
       const eventKey = input.event_key as EventKey | undefined;
       const place = input.location?.place ?? '';
@@ -60,7 +70,7 @@ export class ManualEventsService {
         timezone: input.timezone ?? null,
         carrier_name: null,
         location: input.location ? JSON.stringify({ ...input.location, place }) : null,
-        additional_info: JSON.stringify(input.additional_info ?? {}),
+        additional_info: additionalInfo,
         sequence: index,
       });
     });
