@@ -9,7 +9,14 @@ const uri = addFormats.default.get('uri', 'full') as (text: string) => boolean;
  * valid URIs but no links to show.
  */
 export function isWebUrl(text: string): boolean {
-  return /^https?:\/\/[^/?#\s]/i.test(text) && uri(text);
+  // A host right after `//` (the WHATWG parser would read `https:///path` as the host `path`), a valid URI,
+  // and what a browser's parser makes of it: a host, and a port it can connect to.
+  if (!/^https?:\/\/[^/?#\s]/i.test(text) || !uri(text)) return false;
+  try {
+    return new URL(text).hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** The formats every validator of the interface knows: ajv-formats' and `web-url`. */

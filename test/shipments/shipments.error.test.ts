@@ -98,6 +98,12 @@ describe('shipments: what bad input gets', () => {
       ['line_items', '1', 'product_image_url'],
     ],
     ['line item url without a host', { line_items: [{ product_url: 'https:///path' }] }, ['line_items', '0', 'product_url']],
+    ['line item url with a port only', { line_items: [{ product_url: 'https://:80/' }] }, ['line_items', '0', 'product_url']],
+    [
+      'line item url with a port past 65535',
+      { line_items: [{ product_url: 'http://example.com:99999/' }] },
+      ['line_items', '0', 'product_url'],
+    ],
     ['line item negative cost', { line_items: [{ product_cost: -0.01 }] }, ['line_items', '0', 'product_cost']],
     ['line item weight unit over 5', { line_items: [{ product_weight_unit: 'pounds' }] }, ['line_items', '0', 'product_weight_unit']],
     [
