@@ -10,6 +10,11 @@ export interface Config {
   databaseUrl: string | null;
   /** SQLite: `full` syncs every commit to disk (an acknowledged write survives a power loss); `normal` does not. */
   sqliteSynchronous: SqliteSynchronous;
+  /**
+   * SQLite: how long a commit may wait (ms) for write requests already being served to share it (one commit and one
+   * sync for several); 0 commits each at once.
+   */
+  sqliteCommitWindowMs: number;
   redisUrl: string | null;
   /** `WAYBILL_CARRIER_<ID>_<SETTING>` variables: carriers' base URLs and platform credentials (src/carriers/sdk/operator-settings.ts). */
   carrierEnv: Record<string, string>;
@@ -132,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(optional(env, 'WAYBILL_DATA_DIR') ?? './data'),
     databaseUrl,
     sqliteSynchronous: sqliteSynchronous(env),
+    sqliteCommitWindowMs: integer(env, 'WAYBILL_SQLITE_COMMIT_WINDOW_MS', 3, 0, 1000),
     redisUrl: optional(env, 'REDIS_URL'),
     carrierEnv: Object.fromEntries(
       Object.entries(env).filter(

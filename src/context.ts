@@ -133,6 +133,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     sqliteSynchronous: config.sqliteSynchronous,
+    sqliteCommitWindowMs: config.sqliteCommitWindowMs,
     pgSchema: options.pgSchema,
     onIdleConnectionError: (error) => log.warn({ err: error }, 'PostgreSQL ended an idle connection; the next query opens a new one'),
   });

@@ -53,6 +53,9 @@ async function serveProcesses(workers: string): Promise<void> {
   assertSharedRateLimit(config, processes);
   const log = pino({ level: config.logLevel, name: 'waybill' });
   const prepared = await prepareOnce(config);
+  // Processes sharing one SQLite file wait for each other's commits in SQLite's busy handler, their event loops
+  // stopped meanwhile: no process holds a commit open for writes to come unless told to (docs/decisions.md).
+  if (!config.databaseUrl && !process.env.WAYBILL_SQLITE_COMMIT_WINDOW_MS) process.env.WAYBILL_SQLITE_COMMIT_WINDOW_MS = '0';
   const code = await superviseHttpProcesses({
     processes,
     log,

@@ -6,6 +6,7 @@ import { type AppContext, type ContextOptions, createContext } from './context.j
 import { buildApp } from './http/app.js';
 import { HttpDrain } from './http/drain.js';
 import { watchRedis } from './http/rate-limit.js';
+import { announceWrites } from './http/write-announcements.js';
 import { settlesBy } from './shutdown.js';
 
 export interface RunningServer {
@@ -30,6 +31,7 @@ export async function startServer(config: Config, options: ContextOptions = {}):
   if (redis) watchRedis(redis, context.log);
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
+  if (context.database.announceWrite) announceWrites(app.server as Server, context.database.announceWrite);
   const drain = new HttpDrain(app.server as Server, app.routing, { graceMs: config.shutdownGraceMs });
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;

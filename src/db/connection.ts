@@ -8,6 +8,7 @@ import { allowDirectReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { SqliteChangeWatch } from './sqlite-change-watch.js';
 import { sqliteDialect, WalSync } from './sqlite-driver.js';
+import { WritesComing } from './sqlite-group-commit.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -21,6 +22,11 @@ export interface DatabaseHandle {
   changes: ChangeWatch | null;
   /** Embedded SQLite only: the transactions of the query layer committed so far, and the commits that held them. */
   commitCounts(): { transactions: number; commits: number } | null;
+  /**
+   * Embedded SQLite only: announces a write on its way (an HTTP request that may write) until the function returned
+   * is called. A commit waits up to the commit window for writes announced and not yet made (CommitGroups).
+   */
+  announceWrite: (() => () => void) | null;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,8 @@ export interface DatabaseOptions {
    * acknowledged write is lost to a power cut; `normal` leaves the last commits to the operating system.
    */
   sqliteSynchronous?: 'full' | 'normal';
+  /** SQLite only: how long a commit may wait for writes announced to share it (ms, default 0: never waits). */
+  sqliteCommitWindowMs?: number;
   /**
    * PostgreSQL only: told when the server ends an idle connection (a restart, a failover, an operator). The pool
    * drops that connection and opens a new one for the next query; without a listener the error would stop the
@@ -46,10 +54,10 @@ export interface DatabaseOptions {
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options)
-    : openSqlite(options.dataDir, options.sqliteSynchronous ?? 'full');
+    : openSqlite(options.dataDir, options.sqliteSynchronous ?? 'full', options.sqliteCommitWindowMs ?? 0);
 }
 
-function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHandle {
+function openSqlite(dataDir: string, synchronous: 'full' | 'normal', commitWindowMs: number): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'waybill.sqlite');
   const raw = new SqliteDatabase(file);
@@ -76,7 +84,8 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
   // temporary file for each.
   raw.pragma('temp_store = MEMORY');
   const checkpointer = new WalCheckpointer(file);
-  const dialect = sqliteDialect(raw, walSync);
+  const coming = new WritesComing(commitWindowMs);
+  const dialect = sqliteDialect(raw, walSync, coming);
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, dialect.directReads);
   return {
@@ -85,6 +94,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal'): DatabaseHa
     description: file,
     changes: new SqliteChangeWatch(raw, () => walSync?.failed ?? false),
     commitCounts: () => ({ ...dialect.commitCounts }),
+    announceWrite: () => coming.announce(),
     close: async () => {
       await db.destroy();
       await checkpointer.close();
@@ -109,6 +119,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     dialect: 'postgres',
     changes: null,
     commitCounts: () => null,
+    announceWrite: null,
     description: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
     close: () => db.destroy(),
   };

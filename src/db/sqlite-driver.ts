@@ -3,7 +3,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { type DatabaseConnection, type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
 import { FifoLock } from './fifo-lock.js';
 import type { DirectReads } from './prepared-query.js';
-import { CommitGroups } from './sqlite-group-commit.js';
+import { CommitGroups, type WritesComing } from './sqlite-group-commit.js';
 
 // `fs.fdatasync` is looked up at each call (tests observe it).
 const fdatasync = (fd: number) => new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
@@ -270,9 +270,10 @@ export class DurableSqliteDialect extends SqliteDialect {
   constructor(
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
+    coming: WritesComing | null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
-    this.groups = new CommitGroups(database);
+    this.groups = new CommitGroups(database, undefined, coming, () => this.lease.held);
     this.directReads = new SqliteDirectReads(database, walSync, this.lease, this.groups);
   }
 
@@ -289,9 +290,14 @@ export class DurableSqliteDialect extends SqliteDialect {
 
 /**
  * The Kysely dialect for a better-sqlite3 database in WAL mode. With a `walSync`, SQLite itself must run
- * with `synchronous = NORMAL`: durability comes from the sync.
+ * with `synchronous = NORMAL`: durability comes from the sync. With `coming`, a commit group waits up to its
+ * window for the writes announced there (CommitGroups).
  */
-export function sqliteDialect(raw: SqliteDatabase.Database, walSync: WalSync | null): DurableSqliteDialect {
+export function sqliteDialect(
+  raw: SqliteDatabase.Database,
+  walSync: WalSync | null,
+  coming: WritesComing | null = null,
+): DurableSqliteDialect {
   const database = new TrackedDatabase(raw, walSync ? () => walSync.noteCommit() : null);
-  return new DurableSqliteDialect(database, walSync);
+  return new DurableSqliteDialect(database, walSync, coming);
 }

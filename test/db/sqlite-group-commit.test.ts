@@ -6,6 +6,7 @@ import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { sqliteDialect, WalSync } from '../../src/db/sqlite-driver.js';
+import { WritesComing } from '../../src/db/sqlite-group-commit.js';
 import { settled } from '../helpers/settled.js';
 
 interface Tables {
@@ -41,7 +42,7 @@ describe('SQLite group commit', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function open(): Kysely<Tables> {
+  function open(coming: WritesComing | null = null): Kysely<Tables> {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-group-'));
     const file = path.join(dir, 'db.sqlite');
     raw = new SqliteDatabase(file);
@@ -58,7 +59,7 @@ describe('SQLite group commit', () => {
       commits++;
       noteCommit();
     };
-    db = new Kysely<Tables>({ dialect: sqliteDialect(raw, walSync) });
+    db = new Kysely<Tables>({ dialect: sqliteDialect(raw, walSync, coming) });
     return db;
   }
 
@@ -151,6 +152,92 @@ describe('SQLite group commit', () => {
     await kysely.insertInto('t').values({ v: 'statement' }).execute();
     expect(committed()).toEqual(['alone', 'statement']);
     expect((await sql<{ n: number }>`select count(*) as n from t`.execute(kysely)).rows[0].n).toBe(2);
+  });
+
+  it('while writes overlap, keeps a group open to the end of its window for the writes that arrive meanwhile', async () => {
+    const coming = new WritesComing(150);
+    const kysely = open(coming);
+    const ends = [coming.announce(), coming.announce()];
+    expect(coming.busy).toBe(true);
+    const started = performance.now();
+    let firstDone = false;
+    const first = kysely
+      .transaction()
+      .execute((trx) => trx.insertInto('t').values({ v: 'first' }).execute())
+      .then(() => (firstDone = true));
+    await settled(first);
+    // Its lease ended with no one queued, and writes overlap: the group waits.
+    expect(firstDone).toBe(false);
+    expect(raw?.inTransaction).toBe(true);
+    expect(committed()).toEqual([]);
+    const second = kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'second' }).execute());
+    await settled(second);
+    // Both announced writes joined, but more may come while writes overlap: still open.
+    expect(committed()).toEqual([]);
+    await Promise.all([first, second]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(committed()).toEqual(['first', 'second']);
+    expect(commits).toBe(1);
+    for (const end of ends) end();
+    expect(coming.inFlight).toBe(0);
+  });
+
+  it('never holds the writes of one client sent one after another: each commits at once', async () => {
+    const coming = new WritesComing(60_000);
+    const kysely = open(coming);
+    // The window is a minute: a commit that waited for it would time the test out.
+    for (let i = 0; i < 5; i++) {
+      const end = coming.announce();
+      await kysely.transaction().execute((trx) =>
+        trx
+          .insertInto('t')
+          .values({ v: `w${i}` })
+          .execute(),
+      );
+      end();
+      // Ending twice ends once.
+      end();
+    }
+    expect(coming.inFlight).toBe(0);
+    expect(coming.busy).toBe(false);
+    expect(committed()).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
+    expect(commits).toBe(5);
+  });
+
+  it('does not commit at the end of its window while a transaction of the group is under way: that one ends first', async () => {
+    const coming = new WritesComing(20);
+    const kysely = open(coming);
+    for (let i = 0; i < 3; i++) coming.announce();
+    const first = kysely.transaction().execute((trx) => trx.insertInto('t').values({ v: 'first' }).execute());
+    expect(await settled(first)).toBe(false);
+    const hold = gate();
+    const second = kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ v: 'second-a' }).execute();
+      // The window ends here, between two statements of this transaction.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await hold.opened;
+      await trx.insertInto('t').values({ v: 'second-b' }).execute();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(committed()).toEqual([]);
+    hold.release();
+    await Promise.all([first, second]);
+    expect(committed()).toEqual(['first', 'second-a', 'second-b']);
+    expect(commits).toBe(1);
+    expect(raw?.inTransaction).toBe(false);
+  });
+
+  it('commits when its window ends, though a write announced has not come', async () => {
+    const short = new WritesComing(30);
+    const other = open(short);
+    short.announce();
+    short.announce();
+    const started = performance.now();
+    await other.transaction().execute((trx) => trx.insertInto('t').values({ v: 'waited' }).execute());
+    // The second announced write never came: the group committed when its window ended.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(committed()).toEqual(['waited']);
+    expect(raw?.inTransaction).toBe(false);
   });
 
   it('rolls a failed first transaction of a group back whole; those queued behind it commit', async () => {

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { apiClient, type Merchant } from '../scale/api-client.js';
+import { freePort, startWaybill, stopWaybill, type WaybillProcess, waitHealthy } from '../scale/processes.js';
+
+/**
+ * The embedded database's commit window, in the service as it runs (`waybill serve`, real sockets, a host name): a
+ * commit waits for write requests already being served to share it, and for nothing else. The window is a second
+ * here, so that a commit that waited for it shows in the time a request takes.
+ */
+describe.skipIf(Boolean(process.env.DATABASE_URL))('commits shared by the write requests in flight (embedded SQLite)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-commit-window-'));
+  const adminToken = `wbadm_${randomBytes(16).toString('hex')}`;
+  let proc: WaybillProcess;
+  let base = '';
+  let merchant: Merchant;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://localhost:${port}`;
+    proc = startWaybill(['serve'], {
+      WAYBILL_DATA_DIR: dataDir,
+      WAYBILL_ADMIN_TOKEN: adminToken,
+      WAYBILL_SQLITE_COMMIT_WINDOW_MS: '1000',
+      WAYBILL_RATE_LIMIT_PER_SECOND: '100000',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      PORT: String(port),
+      HOST: 'localhost',
+    });
+    await waitHealthy(base, proc, 60_000);
+    merchant = await apiClient(base, adminToken).merchant();
+  }, 90_000);
+
+  afterAll(async () => {
+    if (proc) await stopWaybill(proc, 'SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Transactions and commits the process has made so far (its /metrics). */
+  async function commitCounts(): Promise<{ transactions: number; commits: number }> {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    return { transactions: value('waybill_sqlite_transactions_total'), commits: value('waybill_sqlite_commits_total') };
+  }
+
+  /** Whether another connection to the file sees the shipment: only what is committed. */
+  function committed(shipmentUuid: string): boolean {
+    const reader = new Database(path.join(dataDir, 'waybill.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return reader.prepare('select 1 from shipments where shipment_uuid = ?').get(shipmentUuid) !== undefined;
+    } finally {
+      reader.close();
+    }
+  }
+
+  async function create(shipmentId: string): Promise<{ status: number; shipmentUuid: string; ms: number }> {
+    const started = performance.now();
+    const res = await fetch(`${base}/v5/shipment/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${merchant.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ shipment_id: shipmentId, tags: ['window'], order_id: `O-${shipmentId}` }),
+    });
+    const body = (await res.json()) as { data?: { shipment_uuid: string } };
+    return { status: res.status, shipmentUuid: body.data?.shipment_uuid ?? '', ms: performance.now() - started };
+  }
+
+  it('commits a create alone at once when no other write is in flight', async () => {
+    const before = await commitCounts();
+    for (let i = 0; i < 5; i++) {
+      const created = await create(`ALONE-${i}`);
+      expect(created.status).toBe(200);
+      // A commit that waited for the window would have taken a second.
+      expect(created.ms).toBeLessThan(500);
+      expect(committed(created.shipmentUuid)).toBe(true);
+    }
+    const after = await commitCounts();
+    expect(after.transactions - before.transactions).toBe(5);
+    expect(after.commits - before.commits).toBe(5);
+  });
+
+  it('shares commits among creates sent together, answers each only once it is committed, and keeps all', async () => {
+    const before = await commitCounts();
+    const seenCommitted: boolean[] = [];
+    const results = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const created = await create(`TOGETHER-${i}`);
+        // Read from another connection as the answer arrives: the answer never comes before the commit.
+        seenCommitted.push(created.status === 200 && committed(created.shipmentUuid));
+        return created;
+      }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
+    expect(seenCommitted).toEqual(Array(40).fill(true));
+    const after = await commitCounts();
+    expect(after.transactions - before.transactions).toBe(40);
+    expect(after.commits - before.commits).toBeLessThan(40);
+  });
+});
+
+describe('WAYBILL_SQLITE_COMMIT_WINDOW_MS', () => {
+  it('is 3 ms unless set, 0 turns it off, and anything but 0-1,000 ms is refused', () => {
+    expect(loadConfig({}).sqliteCommitWindowMs).toBe(3);
+    expect(loadConfig({ WAYBILL_SQLITE_COMMIT_WINDOW_MS: '0' }).sqliteCommitWindowMs).toBe(0);
+    expect(() => loadConfig({ WAYBILL_SQLITE_COMMIT_WINDOW_MS: '1001' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WAYBILL_SQLITE_COMMIT_WINDOW_MS: '2.5' })).toThrow(/WAYBILL_SQLITE_COMMIT_WINDOW_MS/);
+  });
+});
