@@ -11,7 +11,7 @@ export interface Config {
   /** SQLite: `full` syncs every commit to disk (an acknowledged write survives a power loss); `normal` does not. */
   sqliteSynchronous: SqliteSynchronous;
   /**
-   * SQLite: how long a commit may wait (ms) for write requests already being served to share it (one commit and one
+   * SQLite: how long a commit may wait (ms), while write requests overlap, for more to share it (one commit and one
    * sync for several); 0 commits each at once.
    */
   sqliteCommitWindowMs: number;

@@ -24,7 +24,7 @@ export interface DatabaseHandle {
   commitCounts(): { transactions: number; commits: number } | null;
   /**
    * Embedded SQLite only: announces a write on its way (an HTTP request that may write) until the function returned
-   * is called. A commit waits up to the commit window for writes announced and not yet made (CommitGroups).
+   * is called. While announced writes overlap, a commit waits up to the commit window for more (CommitGroups).
    */
   announceWrite: (() => () => void) | null;
   close(): Promise<void>;
@@ -41,7 +41,7 @@ export interface DatabaseOptions {
    * acknowledged write is lost to a power cut; `normal` leaves the last commits to the operating system.
    */
   sqliteSynchronous?: 'full' | 'normal';
-  /** SQLite only: how long a commit may wait for writes announced to share it (ms, default 0: never waits). */
+  /** SQLite only: how long a commit may wait for more writes to share it (ms, default 0: never waits). */
   sqliteCommitWindowMs?: number;
   /**
    * PostgreSQL only: told when the server ends an idle connection (a restart, a failover, an operator). The pool

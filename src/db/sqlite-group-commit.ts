@@ -155,7 +155,7 @@ export class CommitGroups {
     if (!group) return undefined;
     group.leases++;
     if (group.leases >= this.maxLeases) this.commitOpen();
-    // Otherwise the next caller runs in the group; with no one queued, the group waits only for announced writes.
+    // Otherwise the next caller runs in the group; with no one queued, the group waits only while writes are coming.
     else if (!waiting) {
       if (!this.waitsForWrites(group)) this.commitOpen();
       else if (!this.windowTimer) {

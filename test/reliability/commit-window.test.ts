@@ -9,8 +9,8 @@ import { apiClient, type Merchant } from '../scale/api-client.js';
 import { freePort, startWaybill, stopWaybill, type WaybillProcess, waitHealthy } from '../scale/processes.js';
 
 /**
- * The embedded database's commit window, in the service as it runs (`waybill serve`, real sockets, a host name): a
- * commit waits for write requests already being served to share it, and for nothing else. The window is a second
+ * The embedded database's commit window, in the service as it runs (`waybill serve`, real sockets, a host name): while
+ * write requests overlap, a commit waits for more to share it; a write with none beside it commits at once. The window is a second
  * here, so that a commit that waited for it shows in the time a request takes.
  */
 describe.skipIf(Boolean(process.env.DATABASE_URL))('commits shared by the write requests in flight (embedded SQLite)', () => {
