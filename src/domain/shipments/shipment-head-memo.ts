@@ -7,14 +7,17 @@ export type ShipmentHeads = Pick<ShipmentsRepository, 'head'>;
 interface Kept {
   head: ShipmentHead;
   mark: ChangeMark;
+  /** Answered since it was kept or last spared (the second chance it gets when its turn to go comes). */
+  used: boolean;
 }
 
 /**
  * Shipment heads found by identifier, answered again without a read while the database tells (ChangeWatch) that
  * nothing can have changed the shipment since the head was read: a details request whose rendering is kept then
  * reads nothing. A head is kept only as read from the database (never in a transaction) and only when found, so
- * a shipment made later under a looked-up identifier is always read. The least recently used go first beyond
- * `max`.
+ * a shipment made later under a looked-up identifier is always read. Beyond `max` the oldest go first, except that
+ * one answered since it was kept is spared once and goes to the back (a second chance, which approximates least
+ * recently used without moving a head on every answer).
  */
 export class ShipmentHeadMemo implements ShipmentHeads {
   private readonly kept = new Map<string, Kept>();
@@ -31,20 +34,30 @@ export class ShipmentHeadMemo implements ShipmentHeads {
     const key = `${accountId}\u0000${by}\u0000${value}`;
     const kept = this.kept.get(key);
     if (kept) {
-      this.kept.delete(key);
       if (this.changes.unchangedSince(kept.mark, kept.head.id)) {
-        this.kept.set(key, kept);
+        kept.used = true;
         this.hits++;
         return kept.head;
       }
+      this.kept.delete(key);
     }
     const mark = this.changes.mark();
     const head = await this.heads.head(accountId, by, value);
     if (head && mark) {
       this.kept.delete(key);
-      this.kept.set(key, { head, mark });
-      if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value as string);
+      if (this.kept.size >= this.max) this.dropOne();
+      this.kept.set(key, { head, mark, used: false });
     }
     return head;
+  }
+
+  /** Drops the oldest head not answered since it was kept; those answered are spared once, to the back. */
+  private dropOne(): void {
+    for (const [oldest, kept] of this.kept) {
+      this.kept.delete(oldest);
+      if (!kept.used) return;
+      kept.used = false;
+      this.kept.set(oldest, kept);
+    }
   }
 }

@@ -4,6 +4,13 @@ interface Entry {
   /** The shipment's `shipment_versions.version` when what the rendering was made from was read. */
   version: number;
   json: Buffer;
+  /** Answered since it was kept or last spared (the second chance it gets when its turn to go comes). */
+  used: boolean;
+}
+
+/** An entry's key: the row id and the shape in one number (a number is hashed without building a string). */
+function keyOf(shape: ShapeVersion, shipmentRowId: number): number {
+  return shipmentRowId * 2 + (shape === 'v5' ? 0 : 1);
 }
 
 /** Bytes an entry is counted as beyond its text (key, entry, map slot). */
@@ -12,7 +19,9 @@ const ENTRY_OVERHEAD = 200;
 /**
  * Shipments rendered as JSON (UTF-8 bytes in the form `RenderedShipment.json` describes: a response is then the
  * bytes themselves or a copy of them, not a re-encoding of a string built from thousands of pieces), kept per
- * process by row id and shape, least recently used dropped first once the texts pass `maxBytes`. An entry is used
+ * process by row id and shape, dropped oldest first once the texts pass `maxBytes`, except that one answered since it
+ * was kept is spared once and goes to the back (a second chance, which approximates least recently used without
+ * moving an entry on every answer). An entry is used
  * only when the shipment's version in the database (bumped by triggers in the transaction of every write to its
  * row, order, events, documents or return ticket) is the one read before the rendering's parts were read, so a
  * change anywhere (this process, another API process, a worker, a statement typed into the database) is never
@@ -20,7 +29,7 @@ const ENTRY_OVERHEAD = 200;
  * database, never a transaction, and renders the rows a create or an update wrote only once it has committed.
  */
 export class ShipmentJsonCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<number, Entry>();
   private bytes = 0;
   /** Renderings answered from the cache, and those made anew (counted since start, for metrics). */
   hits = 0;
@@ -30,15 +39,13 @@ export class ShipmentJsonCache {
 
   /** The kept rendering of this shipment in this shape made at `version`, or undefined (counted as a miss). */
   get(shape: ShapeVersion, shipmentRowId: number, version: number): Buffer | undefined {
-    const key = `${shape}:${shipmentRowId}`;
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(keyOf(shape, shipmentRowId));
     if (!entry || entry.version !== version) {
       this.misses++;
       return undefined;
     }
     this.hits++;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return entry.json;
   }
 
@@ -48,7 +55,7 @@ export class ShipmentJsonCache {
    * shipment held at `version` (a create's rows at 0: `ShipmentReader.keepCreated`).
    */
   set(shape: ShapeVersion, shipmentRowId: number, version: number, json: Buffer): void {
-    const key = `${shape}:${shipmentRowId}`;
+    const key = keyOf(shape, shipmentRowId);
     const size = json.length + ENTRY_OVERHEAD;
     const old = this.entries.get(key);
     if (old) {
@@ -56,13 +63,20 @@ export class ShipmentJsonCache {
       this.bytes -= old.json.length + ENTRY_OVERHEAD;
     }
     if (size > this.maxBytes) return;
-    this.entries.set(key, { version, json });
+    // Room is made before the new entry goes in, so that it is never the one dropped. Spared entries go to the back
+    // with their mark cleared, so the walk ends at the latest when it meets them again.
     this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.bytes -= entry.json.length + ENTRY_OVERHEAD;
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(oldest, entry);
+      } else {
+        this.bytes -= entry.json.length + ENTRY_OVERHEAD;
+      }
     }
+    this.entries.set(key, { version, json, used: false });
   }
 
   /** Entries and the bytes they are counted as, hits and misses (metrics). */
