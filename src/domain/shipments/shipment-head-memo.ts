@@ -1,23 +1,21 @@
 import type { ChangeMark, ChangeWatch } from '../../db/change-watch.js';
 import type { ShipmentHead, ShipmentsRepository } from '../../db/repositories/shipments.repository.js';
+import { type Spareable, takeOldestUnused } from './second-chance.js';
 
 /** Where shipment heads are read from: the repository, or a memo in front of it. */
 export type ShipmentHeads = Pick<ShipmentsRepository, 'head'>;
 
-interface Kept {
+interface Kept extends Spareable {
   head: ShipmentHead;
   mark: ChangeMark;
-  /** Answered since it was kept or last spared (the second chance it gets when its turn to go comes). */
-  used: boolean;
 }
 
 /**
  * Shipment heads found by identifier, answered again without a read while the database tells (ChangeWatch) that
  * nothing can have changed the shipment since the head was read: a details request whose rendering is kept then
  * reads nothing. A head is kept only as read from the database (never in a transaction) and only when found, so
- * a shipment made later under a looked-up identifier is always read. Beyond `max` the oldest go first, except that
- * one answered since it was kept is spared once and goes to the back (a second chance, which approximates least
- * recently used without moving a head on every answer).
+ * a shipment made later under a looked-up identifier is always read. Beyond `max` the oldest not answered since
+ * it was kept goes first (`takeOldestUnused`).
  */
 export class ShipmentHeadMemo implements ShipmentHeads {
   private readonly kept = new Map<string, Kept>();
@@ -45,19 +43,9 @@ export class ShipmentHeadMemo implements ShipmentHeads {
     const head = await this.heads.head(accountId, by, value);
     if (head && mark) {
       this.kept.delete(key);
-      if (this.kept.size >= this.max) this.dropOne();
+      if (this.kept.size >= this.max) takeOldestUnused(this.kept);
       this.kept.set(key, { head, mark, used: false });
     }
     return head;
-  }
-
-  /** Drops the oldest head not answered since it was kept; those answered are spared once, to the back. */
-  private dropOne(): void {
-    for (const [oldest, kept] of this.kept) {
-      this.kept.delete(oldest);
-      if (!kept.used) return;
-      kept.used = false;
-      this.kept.set(oldest, kept);
-    }
   }
 }

@@ -1,11 +1,10 @@
+import { type Spareable, takeOldestUnused } from './second-chance.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 
-interface Entry {
+interface Entry extends Spareable {
   /** The shipment's `shipment_versions.version` when what the rendering was made from was read. */
   version: number;
   json: Buffer;
-  /** Answered since it was kept or last spared (the second chance it gets when its turn to go comes). */
-  used: boolean;
 }
 
 /** An entry's key: the row id and the shape in one number (a number is hashed without building a string). */
@@ -19,9 +18,8 @@ const ENTRY_OVERHEAD = 200;
 /**
  * Shipments rendered as JSON (UTF-8 bytes in the form `RenderedShipment.json` describes: a response is then the
  * bytes themselves or a copy of them, not a re-encoding of a string built from thousands of pieces), kept per
- * process by row id and shape, dropped oldest first once the texts pass `maxBytes`, except that one answered since it
- * was kept is spared once and goes to the back (a second chance, which approximates least recently used without
- * moving an entry on every answer). An entry is used
+ * process by row id and shape, the oldest not answered since it was kept dropped first once the texts pass
+ * `maxBytes` (`takeOldestUnused`). An entry is used
  * only when the shipment's version in the database (bumped by triggers in the transaction of every write to its
  * row, order, events, documents or return ticket) is the one read before the rendering's parts were read, so a
  * change anywhere (this process, another API process, a worker, a statement typed into the database) is never
@@ -63,18 +61,12 @@ export class ShipmentJsonCache {
       this.bytes -= old.json.length + ENTRY_OVERHEAD;
     }
     if (size > this.maxBytes) return;
-    // Room is made before the new entry goes in, so that it is never the one dropped. Spared entries go to the back
-    // with their mark cleared, so the walk ends at the latest when it meets them again.
+    // Room is made before the new entry goes in, so that it is never the one dropped.
     this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      if (entry.used) {
-        entry.used = false;
-        this.entries.set(oldest, entry);
-      } else {
-        this.bytes -= entry.json.length + ENTRY_OVERHEAD;
-      }
+    while (this.bytes > this.maxBytes) {
+      const dropped = takeOldestUnused(this.entries);
+      if (!dropped) break;
+      this.bytes -= dropped.json.length + ENTRY_OVERHEAD;
     }
     this.entries.set(key, { version, json, used: false });
   }
