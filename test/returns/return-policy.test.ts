@@ -139,6 +139,24 @@ describe('the returns policy', () => {
     expect(await stored()).toEqual(before);
   });
 
+  it('refuses a logo address with no host right after its slashes, which a URL parser would read as a host', async () => {
+    const before = await stored();
+    for (const logo of [
+      'https:///logo.png',
+      'https:/cdn.shop.example/logo.png',
+      'https:cdn.shop.example/logo.png',
+      'https://',
+      'https:// cdn.shop.example/l.png',
+    ]) {
+      const res = await put(await edited((p) => (p.branding = { primary_color: '#abcdef', logo_url: logo })));
+      expect(res.statusCode, logo).toBe(400);
+      expect(res.json().errors, logo).toEqual({ branding: { logo_url: ['Must be an https URL.'] } });
+    }
+    expect(await stored()).toEqual(before);
+    const good = await put(await edited((p) => (p.branding = { primary_color: '#abcdef', logo_url: 'https://cdn.shop.example/logo.png' })));
+    expect(good.statusCode, good.body).toBe(200);
+  });
+
   it('refuses a body without a field, and ignores one it does not know, naming it', async () => {
     const { return_window_days: _, ...missing } = await edited(() => {});
     const res = await put(missing);

@@ -102,7 +102,12 @@ export function checkedReturnPolicy(input: ReturnPolicyInput): ReturnPolicy {
   };
 }
 
+/**
+ * An https address with a host right after its two slashes. The WHATWG parser reads `https:///logo.png`,
+ * `https:/host` and `https:host` as the host that follows, so its hostname alone lets them through.
+ */
 function isHttpsUrl(text: string): boolean {
+  if (!/^https:\/\/[^/?#\s\\]/i.test(text)) return false;
   try {
     const url = new URL(text);
     return url.protocol === 'https:' && url.hostname !== '';
