@@ -25,7 +25,7 @@ const components = {
       description:
         'Fields of the request body this service does not know, which were ignored (not stored): comma-separated paths ' +
         'in the notation of 4030 errors (`carrier_code,line_items.0.colour`), each key percent-encoded outside ' +
-        `A-Z a-z 0-9 _ -. At most ${IGNORED_FIELDS_HEADER_MAX} characters: a longer list ends with \`+N\`, N paths ` +
+        `A-Z a-z 0-9 _ -, a blank key written "". At most ${IGNORED_FIELDS_HEADER_MAX} characters: a longer list ends with \`+N\`, N paths ` +
         'not listed. Absent when nothing was ignored, and for accounts with strict_fields (they get a 4030 instead).',
       schema: { type: 'string', maxLength: IGNORED_FIELDS_HEADER_MAX },
     },

@@ -91,16 +91,21 @@ function ownAt(root: object, path: string[]): object | null {
   return node !== null && typeof node === 'object' ? node : null;
 }
 
-/** A path as the header writes it: keys joined by `.`, each key percent-encoded outside `A-Z a-z 0-9 _ -`. */
+/**
+ * A path as the header writes it: keys joined by `.`, each key percent-encoded outside `A-Z a-z 0-9 _ -`. A blank
+ * key is `""`, a quoted empty string as a list element of an HTTP field may be (a key's own `"` is `%22`).
+ */
 export function headerPath(path: string[]): string {
   return (
     path
       // A lone surrogate (legal in JSON, not in UTF-8) would make encodeURIComponent throw: written as U+FFFD.
       .map((key) =>
-        encodeURIComponent(key.replace(/\p{Surrogate}/gu, '\ufffd')).replace(
-          /[!'()*.~]/g,
-          (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-        ),
+        key === ''
+          ? '""'
+          : encodeURIComponent(key.replace(/\p{Surrogate}/gu, '\ufffd')).replace(
+              /[!'()*.~]/g,
+              (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+            ),
       )
       .join('.')
   );

@@ -148,6 +148,16 @@ describe('unknown fields in request bodies', () => {
     expect(surrogate.json().api_response).toBe('4000');
     expect(surrogate.headers['waybill-ignored-fields']).toBeUndefined();
 
+    // A blank key has no characters to encode: written as a quoted empty string, as a list element of HTTP may be.
+    const blank = await t.call(acct.token, 'POST', '/v5/shipment/', {
+      shipment_id: 'vendor-4c',
+      '': 1,
+      recipient_address: { ...(fullShipment('vendor-4c') as Record<string, any>).recipient_address, '': 2 },
+    });
+    expect(blank.statusCode, blank.body).toBe(200);
+    expect(ignoredOf(blank).split(',').sort()).toEqual(['""', 'recipient_address.""']);
+    expect(await storedText('vendor-4c')).not.toContain('"":');
+
     const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`vendor_field_number_${i}`, i]));
     const res = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'vendor-5', ...many });
     expect(res.statusCode).toBe(200);

@@ -9084,7 +9084,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Fields of the request body this service does not know, which were ignored (not stored): comma-separated paths in the notation of 4030 errors (`carrier_code,line_items.0.colour`), each key percent-encoded outside A-Z a-z 0-9 _ -. At most 1000 characters: a longer list ends with `+N`, N paths not listed. Absent when nothing was ignored, and for accounts with strict_fields (they get a 4030 instead). */
+        /** @description Fields of the request body this service does not know, which were ignored (not stored): comma-separated paths in the notation of 4030 errors (`carrier_code,line_items.0.colour`), each key percent-encoded outside A-Z a-z 0-9 _ -, a blank key written "". At most 1000 characters: a longer list ends with `+N`, N paths not listed. Absent when nothing was ignored, and for accounts with strict_fields (they get a 4030 instead). */
         WaybillIgnoredFields: string;
     };
     pathItems: never;
