@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   changes: ChangeWatch | null;
   /** Embedded SQLite only: the transactions of the query layer committed so far, and the commits that held them. */
   commitCounts(): { transactions: number; commits: number } | null;
+  /** Embedded SQLite only: how long a commit may wait for more writes to share it (ms; 0 never waits). */
+  commitWindowMs: number | null;
   /**
    * Embedded SQLite only: announces a write on its way (an HTTP request that may write) until the function returned
    * is called. While announced writes overlap, a commit waits up to the commit window for more (CommitGroups).
@@ -95,6 +97,7 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal', commitWindo
     description: file,
     changes: new SqliteChangeWatch(raw, () => walSync?.failed ?? false),
     commitCounts: () => ({ ...dialect.commitCounts }),
+    commitWindowMs,
     announceWrite: () => coming.announce(),
     close: async () => {
       await db.destroy();
@@ -120,6 +123,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     dialect: 'postgres',
     changes: null,
     commitCounts: () => null,
+    commitWindowMs: null,
     announceWrite: null,
     description: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
     close: () => db.destroy(),

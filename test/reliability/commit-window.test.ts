@@ -70,6 +70,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('commits shared by the write 
     return { status: res.status, shipmentUuid: body.data?.shipment_uuid ?? '', ms: performance.now() - started };
   }
 
+  it('shows the window it was started with in /metrics', async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(text).toMatch(/^waybill_sqlite_commit_window_seconds 1$/m);
+  });
+
   it('commits a create alone at once when no other write is in flight', async () => {
     const before = await commitCounts();
     for (let i = 0; i < 5; i++) {

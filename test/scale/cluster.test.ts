@@ -96,6 +96,17 @@ describe.skipIf(!redisUp)('waybill serve --workers N, with Redis', () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   }, 30_000);
 
+  it('gives its processes no commit window on the embedded database: they wait for each other in SQLite, not in a window', async () => {
+    // Fresh connections, so that both processes answer some.
+    const windows = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const text = (await freshConnectionCall(base, 'GET', '/metrics', {})).body;
+        return /^waybill_sqlite_commit_window_seconds (\S+)$/m.exec(text)?.[1] ?? 'absent';
+      }),
+    );
+    expect(windows).toEqual(Array(12).fill(usingPostgres ? 'absent' : '0'));
+  });
+
   it('writes from both processes into one database at once without refusing any', async () => {
     const client = apiClient(base, adminToken);
     const merchants = await Promise.all([client.merchant(), client.merchant(), client.merchant(), client.merchant()]);
