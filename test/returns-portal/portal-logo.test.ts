@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
@@ -71,6 +72,57 @@ describe("the returns portal's uploaded logo", () => {
     expect(large.statusCode).toBe(400);
     expect(large.json().errors.content_base64).toEqual(['The image is over 256 KiB.']);
     expect((await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo).toEqual(before);
+  });
+
+  it('refuses an image cut short or damaged, one over 2,048 pixels a side, and one of another type than named', async () => {
+    const before = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo;
+    const whole = png(40, 20, true);
+    const refused = async (contentType: string, bytes: Buffer) => {
+      const res = await upload({ content_type: contentType, content_base64: bytes.toString('base64') });
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json().errors.content_base64;
+    };
+    expect(await refused('image/png', whole.subarray(0, Math.floor(whole.length * 0.6)))).toEqual([
+      'The image/png image is damaged or cut short.',
+    ]);
+    const flipped = Buffer.from(whole);
+    flipped[whole.length - 30] ^= 0xff;
+    expect(await refused('image/png', flipped)).toEqual(['The image/png image is damaged or cut short.']);
+    // The signature alone was once enough.
+    expect(await refused('image/png', Buffer.concat([whole.subarray(0, 8), Buffer.alloc(64, 7)]))).toEqual(['Not a image/png image.']);
+    expect(await refused('image/png', png(3000, 1))).toEqual(['The image is 3000 × 1 pixels: at most 2,048 on each side.']);
+    expect(await refused('image/jpeg', whole)).toEqual(['Not a image/jpeg image.']);
+    // A JPEG's header (start of image, a JFIF segment, a baseline frame of 32 × 16) without its end-of-image marker.
+    const jpegHead = Buffer.from('ffd8ffe000104a46494600010100000100010000ffc0000b080010002001011100', 'hex');
+    expect(await refused('image/jpeg', jpegHead)).toEqual(['The image/jpeg image is damaged or cut short.']);
+    expect(await refused('image/gif', Buffer.from('GIF89a'))).toEqual(['Not a image/gif image.']);
+    expect((await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo).toEqual(before);
+
+    const jpeg = await upload({
+      content_type: 'image/jpeg',
+      content_base64: Buffer.concat([jpegHead, Buffer.from('ffd9', 'hex')]).toString('base64'),
+    });
+    expect(jpeg.statusCode, jpeg.body).toBe(200);
+    const gif = Buffer.alloc(200);
+    const writer = new GifWriter(gif, 2, 2, { palette: [0x000000, 0xffffff] });
+    writer.addFrame(0, 0, 2, 2, [0, 1, 1, 0]);
+    const gifBytes = gif.subarray(0, writer.end());
+    expect((await upload({ content_type: 'image/gif', content_base64: gifBytes.toString('base64') })).statusCode).toBe(200);
+    expect(await refused('image/gif', gifBytes.subarray(0, gifBytes.length - 4))).toEqual(['The image/gif image is damaged or cut short.']);
+    // A lossless WebP's header, 1 × 1, in a RIFF file as long as it says; then cut by one byte.
+    const webpWhole = Buffer.concat([
+      Buffer.from('RIFF'),
+      Buffer.from([24, 0, 0, 0]),
+      Buffer.from('WEBPVP8L'),
+      Buffer.from([12, 0, 0, 0, 0x2f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+    ]);
+    expect(webpWhole.readUInt32LE(4) + 8).toBe(webpWhole.length);
+    expect(await refused('image/webp', webpWhole.subarray(0, webpWhole.length - 1))).toEqual([
+      'The image/webp image is damaged or cut short.',
+    ]);
+    const accepted = await upload({ content_type: 'image/webp', content_base64: webpWhole.toString('base64') });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().data.branding.uploaded_logo.content_type).toBe('image/webp');
   });
 
   it('removes it: the portal shows logo_url again and the old address answers 404', async () => {

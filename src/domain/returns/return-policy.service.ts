@@ -4,18 +4,11 @@ import type { Repositories } from '../../db/repositories/index.js';
 import type { ReturnPolicyRow } from '../../db/repositories/return-policies.repository.js';
 import type { FileStore, StoredFile } from '../../documents/file-store.js';
 import { ValidationError } from '../errors.js';
+import { LOGO_TYPES, logoProblem } from './logo-image.js';
 import { checkedReturnPolicy, defaultReturnPolicy, type ReturnPolicy, type ReturnPolicyInput, type UploadedLogo } from './return-policy.js';
 
 /** The most bytes an uploaded logo may have. */
 export const MAX_LOGO_BYTES = 262_144;
-
-/** The image types a logo may have, each with how its files begin (no SVG: it can carry script). */
-const LOGO_TYPES: Record<string, (bytes: Buffer) => boolean> = {
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a',
-  'image/webp': (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-};
 
 /** An account's policy in force, with its portal reference. */
 export interface AccountReturnPolicy {
@@ -77,16 +70,20 @@ export class ReturnPolicyService {
     return this.shown(accountId);
   }
 
-  /** Stores an uploaded logo (PUT /v5/returns/policy/logo/): a PNG, JPEG, GIF or WebP of at most 256 KiB. */
+  /**
+   * Stores an uploaded logo (PUT /v5/returns/policy/logo/): a whole PNG, JPEG, GIF or WebP of at most 256 KiB and
+   * MAX_LOGO_SIDE pixels on each side (logo-image.ts).
+   */
   async putLogo(accountId: number, upload: { content_type: string; content_base64: string }) {
-    const check = LOGO_TYPES[upload.content_type];
-    if (!check) throw ValidationError.at(['content_type'], `Must be one of: ${Object.keys(LOGO_TYPES).join(', ')}.`);
+    if (!Object.hasOwn(LOGO_TYPES, upload.content_type))
+      throw ValidationError.at(['content_type'], `Must be one of: ${Object.keys(LOGO_TYPES).join(', ')}.`);
     const bytes = Buffer.from(upload.content_base64, 'base64');
     if (bytes.length === 0 || bytes.toString('base64').replace(/=+$/, '') !== upload.content_base64.replace(/\s/g, '').replace(/=+$/, '')) {
       throw ValidationError.at(['content_base64'], 'Not valid Base64.');
     }
     if (bytes.length > MAX_LOGO_BYTES) throw ValidationError.at(['content_base64'], `The image is over ${MAX_LOGO_BYTES / 1024} KiB.`);
-    if (!check(bytes)) throw ValidationError.at(['content_base64'], `Not a ${upload.content_type} image.`);
+    const problem = logoProblem(bytes, upload.content_type);
+    if (problem) throw ValidationError.at(['content_base64'], problem);
     const current = await this.of(accountId);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const logo: UploadedLogo = {

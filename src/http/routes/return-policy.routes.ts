@@ -54,7 +54,7 @@ export const returnPolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: "Upload the portal's logo",
         description:
-          'A PNG, JPEG, GIF or WebP of at most 256 KiB, in Base64. Kept in the database and served by the portal; ' +
+          'A whole PNG, JPEG, GIF or WebP of at most 256 KiB and 2,048 pixels on each side, in Base64. Kept in the database and served by the portal; ' +
           'shown instead of `branding.logo_url` until deleted.',
         security: bearerSecurity,
         body: ReturnPolicyLogoBody,

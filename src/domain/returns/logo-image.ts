@@ -1,0 +1,65 @@
+import { imageSize } from 'image-size';
+import { GifReader } from 'omggif';
+import { PNG } from 'pngjs';
+
+/** The most pixels a logo may have on each side: the portal shows it a few hundred pixels wide. */
+export const MAX_LOGO_SIDE = 2048;
+
+/** The image types a logo may have (no SVG: it can carry script), as image-size names them. */
+export const LOGO_TYPES: Readonly<Record<string, string>> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+/** The longest of the headers image-size reads a logo's size from (a lossy WebP's: 30 bytes). */
+const HEADER_BYTES = 30;
+
+/**
+ * Why these bytes are not a logo of `contentType` to show on the portal, or null when they are one: an image of
+ * that type whose header gives its size, from 1 to MAX_LOGO_SIDE pixels on each side, and whole. PNG and GIF are
+ * decoded (their checksums and lengths read); a JPEG must end with its end-of-image marker, a WebP be as long as
+ * its RIFF header says.
+ */
+export function logoProblem(bytes: Buffer, contentType: string): string | null {
+  let size: { width?: number; height?: number; type?: string };
+  // Shorter than its header: image-size would read the size from past the end.
+  if (bytes.length < HEADER_BYTES) return `Not a ${contentType} image.`;
+  try {
+    size = imageSize(bytes);
+  } catch {
+    return `Not a ${contentType} image.`;
+  }
+  if (size.type !== LOGO_TYPES[contentType] || !size.width || !size.height) return `Not a ${contentType} image.`;
+  if (size.width > MAX_LOGO_SIDE || size.height > MAX_LOGO_SIDE) {
+    return `The image is ${size.width} × ${size.height} pixels: at most ${MAX_LOGO_SIDE.toLocaleString('en-US')} on each side.`;
+  }
+  return whole(bytes, size.type) ? null : `The ${contentType} image is damaged or cut short.`;
+}
+
+function whole(bytes: Buffer, type: string): boolean {
+  try {
+    switch (type) {
+      case 'png':
+        PNG.sync.read(bytes);
+        return true;
+      case 'gif': {
+        const reader = new GifReader(bytes);
+        reader.decodeAndBlitFrameRGBA(0, new Uint8Array(reader.width * reader.height * 4));
+        return true;
+      }
+      case 'jpg': {
+        let end = bytes.length;
+        while (end > 2 && bytes[end - 1] === 0) end--;
+        return bytes[end - 2] === 0xff && bytes[end - 1] === 0xd9;
+      }
+      case 'webp':
+        return bytes.readUInt32LE(4) + 8 === bytes.length;
+      default:
+        return false;
+    }
+  } catch {
+    return false;
+  }
+}
