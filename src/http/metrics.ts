@@ -43,17 +43,18 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
       this.inc(app.context.shipmentReader.headsUnread);
     },
   });
-  // The embedded database's group commit: how many transactions share a commit (statements run on their own are
-  // not counted).
+  // The embedded database's commit window, as this process was started: `serve --workers N` gives its processes 0
+  // unless told otherwise.
   const commitWindowMs = app.context.database.commitWindowMs;
   if (commitWindowMs !== null) {
-    // What this process was started with: `serve --workers N` gives its processes 0 unless told otherwise.
     new client.Gauge({
       name: 'waybill_sqlite_commit_window_seconds',
       help: 'How long a commit on the embedded database may wait for more writes to share it (WAYBILL_SQLITE_COMMIT_WINDOW_MS)',
       registers: [registry],
     }).set(commitWindowMs / 1000);
   }
+  // The embedded database's group commit: how many transactions share a commit (statements run on their own are
+  // not counted).
   if (app.context.database.commitCounts()) {
     new client.Counter({
       name: 'waybill_sqlite_transactions_total',

@@ -18,9 +18,9 @@ const HEADER_BYTES = 30;
 
 /**
  * Why these bytes are not a logo of `contentType` to show on the portal, or null when they are one: an image of
- * that type whose header gives its size, from 1 to MAX_LOGO_SIDE pixels on each side, and whole. PNG and GIF are
- * decoded (their checksums and lengths read); a JPEG must end with its end-of-image marker, a WebP be as long as
- * its RIFF header says.
+ * that type whose header gives its size, from 1 to MAX_LOGO_SIDE pixels on each side, and whole. A PNG is decoded
+ * (its checksums and lengths read), a GIF's first frame too; a JPEG must end with its end-of-image marker, a WebP
+ * be as long as its RIFF header says. The size is checked first, so a decode never makes more than 16 MiB of pixels.
  */
 export function logoProblem(bytes: Buffer, contentType: string): string | null {
   let size: { width?: number; height?: number; type?: string };
