@@ -13,9 +13,6 @@ export const LOGO_TYPES: Readonly<Record<string, string>> = {
   'image/webp': 'webp',
 };
 
-/** The longest of the headers image-size reads a logo's size from (a lossy WebP's: 30 bytes). */
-const HEADER_BYTES = 30;
-
 /**
  * Why these bytes are not a logo of `contentType` to show on the portal, or null when they are one: an image of
  * that type whose header gives its size, from 1 to MAX_LOGO_SIDE pixels on each side, and whole. A PNG is decoded
@@ -24,10 +21,11 @@ const HEADER_BYTES = 30;
  */
 export function logoProblem(bytes: Buffer, contentType: string): string | null {
   let size: { width?: number; height?: number; type?: string };
-  // Shorter than its header: image-size would read the size from past the end.
-  if (bytes.length < HEADER_BYTES) return `Not a ${contentType} image.`;
   try {
-    size = imageSize(bytes);
+    // A copy in memory of its own: image-size reads through a view of the whole underlying memory, and a small
+    // decoded Buffer shares Node's pool with other requests' bytes, which a file cut short would have it read as
+    // its size (and the answer show). Past the copy's end, a read throws.
+    size = imageSize(new Uint8Array(bytes));
   } catch {
     return `Not a ${contentType} image.`;
   }
