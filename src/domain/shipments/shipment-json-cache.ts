@@ -19,11 +19,10 @@ const ENTRY_OVERHEAD = 200;
  * Shipments rendered as JSON (UTF-8 bytes in the form `RenderedShipment.json` describes: a response is then the
  * bytes themselves or a copy of them, not a re-encoding of a string built from thousands of pieces), kept per
  * process by row id and shape, the oldest not answered since it was kept dropped first once the texts pass
- * `maxBytes` (`takeOldestUnused`). An entry is used
- * only when the shipment's version in the database (bumped by triggers in the transaction of every write to its
- * row, order, events, documents or return ticket) is the one read before the rendering's parts were read, so a
- * change anywhere (this process, another API process, a worker, a statement typed into the database) is never
- * answered from a stale copy. Only renderings of committed data may be stored: the reader reads through the
+ * `maxBytes` (`takeOldestUnused`). An entry is used only when the shipment's version in the database (bumped by
+ * triggers in the transaction of every write to its row, order, events, documents or return ticket) is the one read
+ * before the rendering's parts were read, so a change anywhere (this process, another API process, a worker, a
+ * statement typed into the database) is never answered from a stale copy. Only renderings of committed data may be stored: the reader reads through the
  * database, never a transaction, and renders the rows a create or an update wrote only once it has committed.
  */
 export class ShipmentJsonCache {
