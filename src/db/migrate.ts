@@ -26,6 +26,7 @@ import * as trackingStops from './migrations/0025_tracking_stops.js';
 import * as shipmentVersions from './migrations/0026_shipment_versions.js';
 import * as returnPolicies from './migrations/0027_return_policies.js';
 import * as trackingLookupsByKey from './migrations/0028_tracking_lookups_by_key.js';
+import * as shipmentTagsWithoutRowid from './migrations/0029_shipment_tags_without_rowid.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0026_shipment_versions': shipmentVersions,
   '0027_return_policies': returnPolicies,
   '0028_tracking_lookups_by_key': trackingLookupsByKey,
+  '0029_shipment_tags_without_rowid': shipmentTagsWithoutRowid,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

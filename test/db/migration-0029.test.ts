@@ -1,0 +1,122 @@
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../src/db/migrate.js';
+import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+
+/**
+ * Migration 0029 on a database left by the release before it: the tags are all still there, on SQLite in a table
+ * WITHOUT ROWID whose primary key still refuses a shipment's tag twice, the account's index still serves the
+ * tag filter, and deleting a shipment still deletes its tags.
+ */
+const postgres = await reachablePostgres();
+const drops: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  for (const drop of drops) await drop();
+});
+
+async function upgraded(db: Kysely<any>): Promise<number[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const before = await migrator.migrateTo('0028_tracking_lookups_by_key');
+  if (before.error) throw before.error;
+
+  const now = '2026-12-02T10:00:00.000Z';
+  const account = await db
+    .insertInto('accounts')
+    .values({ account_uuid: 'acc-0029', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (const id of ['first', 'second']) {
+    const row = await db
+      .insertInto('shipments')
+      .values({
+        account_id: account.id,
+        shipment_uuid: `uuid-${id}`,
+        shipment_id: id,
+        status: 'pending',
+        source: 'api',
+        tracking_page_reference: `page-${id}`,
+        body: '{}',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  await db
+    .insertInto('shipment_tags')
+    .values([
+      { shipment_row_id: ids[0], account_id: account.id, tag: 'fragile' },
+      { shipment_row_id: ids[0], account_id: account.id, tag: 'gift' },
+      { shipment_row_id: ids[1], account_id: account.id, tag: 'gift' },
+    ])
+    .execute();
+
+  const after = await migrator.migrateToLatest();
+  if (after.error) throw after.error;
+  expect(after.results?.map((r) => `${r.migrationName}:${r.status}`)).toContain('0029_shipment_tags_without_rowid:Success');
+  return [Number(account.id), ...ids];
+}
+
+/** What the migration must keep: every tag, the key, the account's filter and the cascade. */
+async function expectTagsKept(db: Kysely<any>, [accountId, first, second]: number[]): Promise<void> {
+  const tags = await db.selectFrom('shipment_tags').select(['shipment_row_id', 'tag']).orderBy('shipment_row_id').orderBy('tag').execute();
+  expect(tags.map((row) => [Number(row.shipment_row_id), row.tag])).toEqual([
+    [first, 'fragile'],
+    [first, 'gift'],
+    [second, 'gift'],
+  ]);
+  await expect(
+    db.insertInto('shipment_tags').values({ shipment_row_id: first, account_id: accountId, tag: 'gift' }).execute(),
+  ).rejects.toThrow(/unique|duplicate/i);
+  const gifts = await db
+    .selectFrom('shipment_tags')
+    .select('shipment_row_id')
+    .where('account_id', '=', accountId)
+    .where('tag', '=', 'gift')
+    .execute();
+  expect(gifts.map((row) => Number(row.shipment_row_id)).sort()).toEqual([first, second].sort());
+  await db.deleteFrom('shipments').where('id', '=', first).execute();
+  const left = await db.selectFrom('shipment_tags').select(['shipment_row_id', 'tag']).execute();
+  expect(left.map((row) => [Number(row.shipment_row_id), row.tag])).toEqual([[second, 'gift']]);
+}
+
+describe('migration 0029 on an upgraded database', () => {
+  it('SQLite: the tags move to a table without rowid, with their key, index and cascade', async () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    try {
+      const ids = await upgraded(db);
+      const table = raw.prepare("select sql from sqlite_master where type = 'table' and name = 'shipment_tags'").get() as { sql: string };
+      expect(table.sql).toMatch(/without rowid\s*$/i);
+      const indexes = (
+        raw.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'shipment_tags'").all() as Array<{ name: string }>
+      ).map((row) => row.name);
+      expect(indexes).toContain('shipment_tags_account_tag');
+      const plan = raw
+        .prepare("explain query plan select shipment_row_id from shipment_tags where account_id = ? and tag = 'gift'")
+        .all(ids[0]) as Array<{ detail: string }>;
+      expect(plan.map((step) => step.detail).join(' ')).toContain('shipment_tags_account_tag');
+      expect(raw.pragma('foreign_key_check')).toEqual([]);
+      await expectTagsKept(db, ids);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it.skipIf(postgres.url === null)('PostgreSQL: the table is kept as it was, with every tag', async () => {
+    const database = await createDatabase(postgres.url as string, 'wb_mig');
+    drops.push(database.drop);
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+    try {
+      await expectTagsKept(db, await upgraded(db));
+    } finally {
+      await db.destroy();
+    }
+  });
+});
