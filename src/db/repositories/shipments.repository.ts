@@ -171,6 +171,10 @@ const findByTrackingPageReference = new PreparedQuery((db, reference: string) =>
   db.selectFrom('shipments').selectAll().where('tracking_page_reference', '=', reference),
 );
 
+/** A shipment's tags as the tag filter finds them. */
+const tagsOf = new PreparedQuery((db, shipmentRowId: number) =>
+  db.selectFrom('shipment_tags').select('tag').where('shipment_row_id', '=', shipmentRowId),
+);
 /** Single-row inserts by columns: every create writes the same ones. */
 const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
 /** What a new shipment row holds in the columns an insert may leave out: the defaults of migrations 0002 onwards. */
@@ -534,6 +538,20 @@ export class ShipmentsRepository {
     await writeById(this.db, writes, 'shipments', id, changes);
   }
 
+  /**
+   * `write` of the row `current` (held locked) with only the columns whose value `changes` moves. SQLite rewrites
+   * the entry of every index on a column an UPDATE sets, even to the value it has: an update that leaves the
+   * tracking number, carrier and order as they were changes the row's B-tree alone, and its commit writes fewer
+   * pages. The row as committed is `{ ...current, ...changes }` either way.
+   */
+  async writeChanges(current: ShipmentRow, changes: Updateable<ShipmentsTable>): Promise<void> {
+    const moved: Record<string, unknown> = {};
+    for (const [column, value] of Object.entries(changes)) {
+      if (value !== current[column as keyof ShipmentRow]) moved[column] = value;
+    }
+    await this.write(current.id, moved as Updateable<ShipmentsTable>);
+  }
+
   findByUuid(accountId: number, shipmentUuid: string): Promise<ShipmentRow | undefined> {
     return findByUuid.executeTakeFirst(this.db, accountId, shipmentUuid);
   }
@@ -626,9 +644,12 @@ export class ShipmentsRepository {
     }
   }
 
+  /** Sets a shipment's tags to `tags`; tags sent back as they are (a client sending the whole shipment) write nothing. */
   async replaceTags(accountId: number, shipmentRowId: number, tags: string[]): Promise<void> {
-    await this.db.deleteFrom('shipment_tags').where('shipment_row_id', '=', shipmentRowId).execute();
     const unique = [...new Set(tags)];
+    const held = await tagsOf.execute(this.db, shipmentRowId);
+    if (held.length === unique.length && held.every((row) => unique.includes(row.tag))) return;
+    await this.db.deleteFrom('shipment_tags').where('shipment_row_id', '=', shipmentRowId).execute();
     if (unique.length > 0) {
       await this.db
         .insertInto('shipment_tags')

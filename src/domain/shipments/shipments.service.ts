@@ -374,7 +374,7 @@ export class ShipmentsService {
           : {}),
       };
       // The row as committed is the locked one with these changes (no trigger writes to it): not read back.
-      await repos.shipments.write(current.id, changes);
+      await repos.shipments.writeChanges(current, changes);
       const row = { ...current, ...changes } as ShipmentRow;
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
