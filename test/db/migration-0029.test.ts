@@ -109,6 +109,48 @@ describe('migration 0029 on an upgraded database', () => {
     }
   });
 
+  it('SQLite: a migration that fails part way leaves the tags where they were, and runs whole on the next start', async () => {
+    const raw = new Database(':memory:');
+    raw.pragma('foreign_keys = ON');
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+      const before = await migrator.migrateTo('0028_tracking_lookups_by_key');
+      if (before.error) throw before.error;
+      const now = '2026-12-02T10:00:00.000Z';
+      raw
+        .prepare('insert into accounts (account_uuid, name, features, created_at, updated_at) values (?, ?, ?, ?, ?)')
+        .run('acc-0029-stop', 'Stopped', '[]', now, now);
+      raw
+        .prepare(
+          `insert into shipments (account_id, shipment_uuid, shipment_id, status, source, tracking_page_reference, body, created_at, updated_at)
+           values (1, 'uuid-kept', 'kept', 'pending', 'api', 'page-kept', '{}', ?, ?)`,
+        )
+        .run(now, now);
+      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (1, 1, 'kept')").run();
+      // A tag whose shipment is gone, as a write with foreign keys off leaves it.
+      raw.pragma('foreign_keys = OFF');
+      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (99, 1, 'orphan')").run();
+      raw.pragma('foreign_keys = ON');
+      // A view over the table makes the rename, the fourth of the migration's five statements, fail.
+      raw.exec('create view tags_seen as select tag from shipment_tags');
+      const failed = await migrator.migrateToLatest();
+      expect(String(failed.error)).toMatch(/tags_seen/);
+      expect(raw.prepare('select shipment_row_id, tag from shipment_tags order by tag').all()).toEqual([
+        { shipment_row_id: 1, tag: 'kept' },
+        { shipment_row_id: 99, tag: 'orphan' },
+      ]);
+      expect(raw.prepare("select name from sqlite_master where name = 'shipment_tags_rebuilt'").all()).toEqual([]);
+
+      raw.exec('drop view tags_seen');
+      const after = await migrator.migrateToLatest();
+      if (after.error) throw after.error;
+      expect(raw.prepare('select shipment_row_id, tag from shipment_tags').all()).toEqual([{ shipment_row_id: 1, tag: 'kept' }]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it.skipIf(postgres.url === null)('PostgreSQL: the table is kept as it was, with every tag', async () => {
     const database = await createDatabase(postgres.url as string, 'wb_mig');
     drops.push(database.drop);
