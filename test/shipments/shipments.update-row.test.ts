@@ -112,9 +112,9 @@ describe('an updated shipment row', () => {
     // SQLite rewrites the entries of every index on a column an UPDATE sets, even to its own value.
     if (written) expect(written).toEqual({ indexedColumnsSet: 0, tagsWritten: 0 });
     expect(await tagged('a')).toContain(shipmentUuid);
-    expect((await t.call(account.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_uuid: shipmentUuid })).json().data.note).toBe(
-      'sent back',
-    );
+    expect(
+      (await t.call(account.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_uuid: shipmentUuid })).json().data.note,
+    ).toBe('sent back');
   });
 
   it('with other tags, or none, moves the tag filter with them', async () => {
