@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/db/migrate.js';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0019 on a database left by the release before it: the index of every next poll is dropped, and a
@@ -18,18 +18,12 @@ afterAll(async () => {
 });
 
 async function upgraded(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const before = await migrator.migrateTo('0018_tracking_fingerprint');
-  if (before.error) throw before.error;
+  const migrator = await migratedTo(db, '0018_tracking_fingerprint');
 
   const now = '2026-11-27T10:00:00.000Z';
-  const account = await db
-    .insertInto('accounts')
-    .values({ account_uuid: 'acc-0019', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const accountId = await upgradedAccount(db, 'acc-0019', now);
   const shipment = (id: string, carrierReference: string | null, nextPoll: string | null) => ({
-    account_id: account.id,
+    account_id: accountId,
     shipment_uuid: `uuid-${id}`,
     shipment_id: id,
     status: 'pending',

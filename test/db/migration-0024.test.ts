@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/db/migrate.js';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0024 on a database with delivery rollups by lane only (0023): the rows by carrier configuration and
@@ -30,17 +30,11 @@ const COUNTERS = {
 };
 
 async function upgraded(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const before = await migrator.migrateTo('0023_delivery_intelligence');
-  if (before.error) throw before.error;
+  const migrator = await migratedTo(db, '0023_delivery_intelligence');
   const now = '2026-11-27T10:00:00.000Z';
-  const account = await db
-    .insertInto('accounts')
-    .values({ account_uuid: 'acc-0024', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const accountId = await upgradedAccount(db, 'acc-0024', now);
   const lane = (destination: string) => ({
-    account_id: account.id,
+    account_id: accountId,
     lane_key: JSON.stringify(['dhl', 'dhlpde', '', 'DE', destination, '10']),
     carrier_reference: 'dhl',
     carrier_id: 'dhlpde',
@@ -59,7 +53,7 @@ async function upgraded(db: Kysely<any>): Promise<void> {
     ])
     .execute();
   const transit = (destination: string, value: number, timing: string, shipments: number) => ({
-    account_id: account.id,
+    account_id: accountId,
     day: '2026-11-03',
     lane_key: lane(destination).lane_key,
     transit: value,

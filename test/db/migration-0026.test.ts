@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/db/migrate.js';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0026 and its triggers: every shipment has a version (those written before the upgrade too), and every
@@ -46,15 +46,8 @@ async function versionOf(db: Kysely<any>, id: number): Promise<number | undefine
 }
 
 async function check(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const before = await migrator.migrateTo('0024_delivery_learning_queue');
-  if (before.error) throw before.error;
-  const account = await db
-    .insertInto('accounts')
-    .values({ account_uuid: 'acc-0026', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const accountId = Number(account.id);
+  const migrator = await migratedTo(db, '0024_delivery_learning_queue');
+  const accountId = await upgradedAccount(db, 'acc-0026', now);
   const order = await db
     .insertInto('orders')
     .values({ account_id: accountId, order_uuid: 'ord-0026', order_id: 'O-1', created_at: now, updated_at: now })

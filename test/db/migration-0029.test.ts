@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../src/db/migrate.js';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0029 on a database left by the release before it: the tags are all still there, on SQLite in a table
@@ -17,49 +17,45 @@ afterAll(async () => {
   for (const drop of drops) await drop();
 });
 
-async function upgraded(db: Kysely<any>): Promise<number[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const before = await migrator.migrateTo('0028_tracking_lookups_by_key');
-  if (before.error) throw before.error;
+const now = '2026-12-02T10:00:00.000Z';
 
-  const now = '2026-12-02T10:00:00.000Z';
-  const account = await db
-    .insertInto('accounts')
-    .values({ account_uuid: 'acc-0029', name: 'Upgraded', features: '[]', created_at: now, updated_at: now })
+/** A shipment row of the release before, as bare as its columns allow; answers its id. */
+async function addShipment(db: Kysely<any>, accountId: number, id: string): Promise<number> {
+  const row = await db
+    .insertInto('shipments')
+    .values({
+      account_id: accountId,
+      shipment_uuid: `uuid-${id}`,
+      shipment_id: id,
+      status: 'pending',
+      source: 'api',
+      tracking_page_reference: `page-${id}`,
+      body: '{}',
+      created_at: now,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const ids: number[] = [];
-  for (const id of ['first', 'second']) {
-    const row = await db
-      .insertInto('shipments')
-      .values({
-        account_id: account.id,
-        shipment_uuid: `uuid-${id}`,
-        shipment_id: id,
-        status: 'pending',
-        source: 'api',
-        tracking_page_reference: `page-${id}`,
-        body: '{}',
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ids.push(Number(row.id));
-  }
+  return Number(row.id);
+}
+
+async function upgraded(db: Kysely<any>): Promise<number[]> {
+  const migrator = await migratedTo(db, '0028_tracking_lookups_by_key');
+  const accountId = await upgradedAccount(db, 'acc-0029', now);
+  const ids = [await addShipment(db, accountId, 'first'), await addShipment(db, accountId, 'second')];
   await db
     .insertInto('shipment_tags')
     .values([
-      { shipment_row_id: ids[0], account_id: account.id, tag: 'fragile' },
-      { shipment_row_id: ids[0], account_id: account.id, tag: 'gift' },
-      { shipment_row_id: ids[1], account_id: account.id, tag: 'gift' },
+      { shipment_row_id: ids[0], account_id: accountId, tag: 'fragile' },
+      { shipment_row_id: ids[0], account_id: accountId, tag: 'gift' },
+      { shipment_row_id: ids[1], account_id: accountId, tag: 'gift' },
     ])
     .execute();
 
   const after = await migrator.migrateToLatest();
   if (after.error) throw after.error;
   expect(after.results?.map((r) => `${r.migrationName}:${r.status}`)).toContain('0029_shipment_tags_without_rowid:Success');
-  return [Number(account.id), ...ids];
+  return [accountId, ...ids];
 }
 
 /** What the migration must keep: every tag, the key, the account's filter and the cascade. */
@@ -114,23 +110,13 @@ describe('migration 0029 on an upgraded database', () => {
     raw.pragma('foreign_keys = ON');
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
     try {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-      const before = await migrator.migrateTo('0028_tracking_lookups_by_key');
-      if (before.error) throw before.error;
-      const now = '2026-12-02T10:00:00.000Z';
-      raw
-        .prepare('insert into accounts (account_uuid, name, features, created_at, updated_at) values (?, ?, ?, ?, ?)')
-        .run('acc-0029-stop', 'Stopped', '[]', now, now);
-      raw
-        .prepare(
-          `insert into shipments (account_id, shipment_uuid, shipment_id, status, source, tracking_page_reference, body, created_at, updated_at)
-           values (1, 'uuid-kept', 'kept', 'pending', 'api', 'page-kept', '{}', ?, ?)`,
-        )
-        .run(now, now);
-      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (1, 1, 'kept')").run();
+      const migrator = await migratedTo(db, '0028_tracking_lookups_by_key');
+      const accountId = await upgradedAccount(db, 'acc-0029-stop', now);
+      const kept = await addShipment(db, accountId, 'kept');
+      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (?, ?, 'kept')").run(kept, accountId);
       // A tag whose shipment is gone, as a write with foreign keys off leaves it.
       raw.pragma('foreign_keys = OFF');
-      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (99, 1, 'orphan')").run();
+      raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (99, ?, 'orphan')").run(accountId);
       raw.pragma('foreign_keys = ON');
       // A view over the table makes the rename, the fourth of the migration's five statements, fail.
       raw.exec('create view tags_seen as select tag from shipment_tags');
