@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { migratedTo, upgradedAccount } from './upgraded-database.js';
+import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0019 on a database left by the release before it: the index of every next poll is dropped, and a
@@ -23,15 +23,7 @@ async function upgraded(db: Kysely<any>): Promise<void> {
   const now = '2026-11-27T10:00:00.000Z';
   const accountId = await upgradedAccount(db, 'acc-0019', now);
   const shipment = (id: string, carrierReference: string | null, nextPoll: string | null) => ({
-    account_id: accountId,
-    shipment_uuid: `uuid-${id}`,
-    shipment_id: id,
-    status: 'pending',
-    source: 'api',
-    tracking_page_reference: `page-${id}`,
-    body: '{}',
-    created_at: now,
-    updated_at: now,
+    ...bareShipment(accountId, id, now),
     tracking_number: `1Z${id}`,
     carrier_reference: carrierReference,
     next_poll_at: nextPoll,

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { migratedTo, upgradedAccount } from './upgraded-database.js';
+import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0029 on a database left by the release before it: the tags are all still there, on SQLite in a table
@@ -19,21 +19,11 @@ afterAll(async () => {
 
 const now = '2026-12-02T10:00:00.000Z';
 
-/** A shipment row of the release before, as bare as its columns allow; answers its id. */
+/** Inserts a bare shipment row; answers its id. */
 async function addShipment(db: Kysely<any>, accountId: number, id: string): Promise<number> {
   const row = await db
     .insertInto('shipments')
-    .values({
-      account_id: accountId,
-      shipment_uuid: `uuid-${id}`,
-      shipment_id: id,
-      status: 'pending',
-      source: 'api',
-      tracking_page_reference: `page-${id}`,
-      body: '{}',
-      created_at: now,
-      updated_at: now,
-    })
+    .values(bareShipment(accountId, id, now))
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);

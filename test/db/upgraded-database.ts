@@ -21,3 +21,18 @@ export async function upgradedAccount(db: Kysely<any>, accountUuid: string, now:
     .executeTakeFirstOrThrow();
   return Number(account.id);
 }
+
+/** A shipment row with only the columns every release requires, keyed by `id` (uuid, shipment_id, page). */
+export function bareShipment(accountId: number, id: string, now: string) {
+  return {
+    account_id: accountId,
+    shipment_uuid: `uuid-${id}`,
+    shipment_id: id,
+    status: 'pending',
+    source: 'api',
+    tracking_page_reference: `page-${id}`,
+    body: '{}',
+    created_at: now,
+    updated_at: now,
+  };
+}
