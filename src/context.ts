@@ -16,6 +16,7 @@ import { DatabaseFileStore } from './documents/database-file-store.js';
 import { moveDiskFilesIn } from './documents/disk-file-import.js';
 import type { FileStore } from './documents/file-store.js';
 import { type LabelRenderer, PooledLabelRenderer } from './documents/label-renderer.service.js';
+import { LogoChecks } from './documents/logo-checks.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AuthService } from './domain/auth.service.js';
 import { BookingCancellations } from './domain/bookings/booking-cancellation.service.js';
@@ -173,7 +174,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   const labels = new PooledLabelRenderer();
   const documents = new DocumentsService(repos, files, clock, secrets.urlKey, config.publicUrl);
-  const returnPolicies = new ReturnPolicyService(repos, clock, config.publicUrl, files);
+  const logoChecks = new LogoChecks();
+  const returnPolicies = new ReturnPolicyService(repos, clock, config.publicUrl, files, logoChecks);
   const proofOfDelivery = new ProofOfDeliveryService(files, clock, secrets.urlKey, config.publicUrl);
   const webhookOutbox = new WebhookOutbox(clock);
   const notificationSettings = new NotificationSettingsService(repos, secrets, config.notifications, clock);
@@ -327,6 +329,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       await webhookJob.close();
       mailer?.close();
       await labels.close();
+      await logoChecks.close();
       await carrierKit.http.close();
       await database.close();
     },

@@ -1,25 +1,14 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { type LabelFormat, type LabelInput, LabelInputError, type RenderedLabel } from './label.types.js';
 import type { LabelTask, LabelTaskResult } from './label-worker.js';
+import { workerModule } from './worker-module.js';
 
 export interface LabelRenderPoolOptions {
   /** Number of threads; defaults to the number of cores the process may use. */
   threads?: number;
   /** Renders waiting for a thread before {@link LabelRenderPool.render} rejects at once; default unbounded. */
   maxQueue?: number;
-}
-
-/**
- * The worker module: the compiled `.js` beside this file when running from dist/, otherwise the `.ts`
- * source (vitest, tsx), which the threads then load through tsx.
- */
-function workerModule(): { filename: string; execArgv: string[] } {
-  const compiled = new URL('./label-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(compiled))) return { filename: compiled.href, execArgv: [] };
-  return { filename: new URL('./label-worker.ts', import.meta.url).href, execArgv: ['--import', 'tsx'] };
 }
 
 /**
@@ -39,7 +28,7 @@ export class LabelRenderPool {
 
   constructor(options: LabelRenderPoolOptions = {}) {
     this.threads = Math.max(1, options.threads ?? availableParallelism());
-    const worker = workerModule();
+    const worker = workerModule('label-worker', import.meta.url);
     this.piscina = new Piscina({
       filename: worker.filename,
       execArgv: worker.execArgv,

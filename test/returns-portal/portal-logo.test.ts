@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logoProblem } from '../../src/documents/logo-image.js';
 import { createTestApp, type TestAccount, type TestApp } from '../helpers/app.js';
 import { enablePortal, portalBrowser } from './portal-fixtures.js';
 
@@ -11,6 +12,37 @@ function png(width: number, height: number, noise = false): Buffer {
   if (noise) randomFillSync(image.data);
   else image.data.fill(200);
   return PNG.sync.write(image);
+}
+
+/** A PNG of a gradient: large in pixels, small in bytes (it compresses). */
+function gradient(width: number, height: number): Buffer {
+  const image = new PNG({ width, height });
+  for (let i = 0; i < image.data.length; i += 4) {
+    image.data[i] = (i >> 12) & 255;
+    image.data[i + 1] = 30;
+    image.data[i + 2] = 60;
+    image.data[i + 3] = 255;
+  }
+  return PNG.sync.write(image, { deflateLevel: 9 });
+}
+
+/** The longest the event loop went without turning while `work` ran (ms), seen by a timer every millisecond. */
+async function longestStall(work: () => Promise<void>): Promise<number> {
+  let last = performance.now();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 1);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await work();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  } finally {
+    clearInterval(timer);
+  }
+  return longest;
 }
 
 /** PUT/DELETE /v5/returns/policy/logo/: a logo kept in the database and served by the portal. */
@@ -123,6 +155,46 @@ describe("the returns portal's uploaded logo", () => {
     const accepted = await upload({ content_type: 'image/webp', content_base64: webpWhole.toString('base64') });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(accepted.json().data.branding.uploaded_logo.content_type).toBe('image/webp');
+  });
+
+  it('checks a logo off the request thread: the event loop keeps turning while a large PNG is decoded', async () => {
+    const image = gradient(2048, 2048);
+    expect(image.length).toBeLessThan(256 * 1024);
+    // Warm: the check's thread is running, and the image's route and code paths have been taken once.
+    expect((await upload({ content_type: 'image/png', content_base64: image.toString('base64') })).statusCode).toBe(200);
+    // The least of two, the first warming this thread's code for the decode.
+    const decode = () =>
+      longestStall(async () => {
+        expect(logoProblem(image, 'image/png')).toBeNull();
+      });
+    const onThisThread = Math.min(await decode(), await decode());
+    const uploaded = await longestStall(async () => {
+      const res = await upload({ content_type: 'image/png', content_base64: image.toString('base64') });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    // Decoding on this thread stops its event loop for the whole decode; the upload's check does not.
+    expect(uploaded).toBeLessThan(onThisThread / 4);
+  });
+
+  it('refuses uploads beyond those the check can hold waiting, 503 with Retry-After, and stores none of them', async () => {
+    const image = gradient(2048, 2048);
+    const before = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo;
+    const answers = await Promise.all(
+      Array.from({ length: 14 }, () => upload({ content_type: 'image/png', content_base64: image.toString('base64') })),
+    );
+    const refused = answers.filter((res) => res.statusCode === 503);
+    expect(answers.filter((res) => res.statusCode === 200).length + refused.length).toBe(14);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const res of refused) {
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({
+        api_response: '500',
+        message: 'Uploaded logos are being checked for other requests; send the logo again in a moment',
+      });
+    }
+    const after = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo;
+    expect(after.bytes).toBe(image.length);
+    expect(before.bytes).toBe(image.length);
   });
 
   it('removes it: the portal shows logo_url again and the old address answers 404', async () => {

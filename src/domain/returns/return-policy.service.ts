@@ -3,8 +3,9 @@ import type { Clock } from '../../clock.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ReturnPolicyRow } from '../../db/repositories/return-policies.repository.js';
 import type { FileStore, StoredFile } from '../../documents/file-store.js';
-import { ValidationError } from '../errors.js';
-import { LOGO_TYPES, logoProblem } from './logo-image.js';
+import { LogoChecksBusyError } from '../../documents/logo-checks.js';
+import { LOGO_TYPES } from '../../documents/logo-image.js';
+import { DomainError, ValidationError } from '../errors.js';
 import { checkedReturnPolicy, defaultReturnPolicy, type ReturnPolicy, type ReturnPolicyInput, type UploadedLogo } from './return-policy.js';
 
 /** The most bytes an uploaded logo may have. */
@@ -16,6 +17,19 @@ export interface AccountReturnPolicy {
   portal_reference: string;
   policy: ReturnPolicy;
   updated_at: string | null;
+}
+
+/** Uploaded logos are being checked for other requests: a passing state, the upload may be sent again. */
+export class LogoCheckBusy extends DomainError {
+  constructor(message: string) {
+    super('unavailable', message);
+    this.retryAfterSeconds = 1;
+  }
+}
+
+/** Where an uploaded logo is checked (LogoChecks: off the request's thread). */
+export interface LogoInspector {
+  problem(bytes: Uint8Array, contentType: string): Promise<string | null>;
 }
 
 /** A new portal reference: 128 random bits, URL-safe (22 characters). */
@@ -35,6 +49,7 @@ export class ReturnPolicyService {
     private readonly publicUrl: string,
     /** Where uploaded logos are kept (in the database, like documents). */
     private readonly files: FileStore,
+    private readonly logoChecks: LogoInspector,
   ) {}
 
   async of(accountId: number): Promise<AccountReturnPolicy> {
@@ -72,7 +87,7 @@ export class ReturnPolicyService {
 
   /**
    * Stores an uploaded logo (PUT /v5/returns/policy/logo/): a whole PNG, JPEG, GIF or WebP of at most 256 KiB and
-   * MAX_LOGO_SIDE pixels on each side (logo-image.ts).
+   * MAX_LOGO_SIDE pixels on each side (logo-image.ts), checked on a thread of its own (LogoChecks).
    */
   async putLogo(accountId: number, upload: { content_type: string; content_base64: string }) {
     if (!Object.hasOwn(LOGO_TYPES, upload.content_type))
@@ -82,7 +97,10 @@ export class ReturnPolicyService {
       throw ValidationError.at(['content_base64'], 'Not valid Base64.');
     }
     if (bytes.length > MAX_LOGO_BYTES) throw ValidationError.at(['content_base64'], `The image is over ${MAX_LOGO_BYTES / 1024} KiB.`);
-    const problem = logoProblem(bytes, upload.content_type);
+    const problem = await this.logoChecks.problem(bytes, upload.content_type).catch((error: unknown) => {
+      if (error instanceof LogoChecksBusyError) throw new LogoCheckBusy(error.message);
+      throw error;
+    });
     if (problem) throw ValidationError.at(['content_base64'], problem);
     const current = await this.of(accountId);
     const sha256 = createHash('sha256').update(bytes).digest('hex');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logoProblem } from '../../src/domain/returns/logo-image.js';
+import { logoProblem } from '../../src/documents/logo-image.js';
 
 describe('logoProblem', () => {
   it('reads a logo only within its own bytes, never the memory that follows them', () => {
