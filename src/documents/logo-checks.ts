@@ -34,11 +34,6 @@ export class LogoChecks {
     return pool.run({ bytes, contentType });
   }
 
-  /** Checks completed since the thread first started (for tests). */
-  get completed(): number {
-    return this.pool?.completed ?? 0;
-  }
-
   /** Lets waiting checks finish, then ends the thread. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;

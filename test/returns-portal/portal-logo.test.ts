@@ -176,7 +176,7 @@ describe("the returns portal's uploaded logo", () => {
     expect(uploaded).toBeLessThan(onThisThread / 4);
   });
 
-  it('refuses uploads beyond those the check can hold waiting, 503 with Retry-After, and stores none of them', async () => {
+  it('refuses uploads beyond those the check can hold waiting, 503 with Retry-After; the stored logo stays the image', async () => {
     const image = gradient(2048, 2048);
     const before = (await t.as(shop)('GET', '/v5/returns/policy/')).json().data.branding.uploaded_logo;
     const answers = await Promise.all(
