@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject } from 'ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { decodePointer } from './errors.js';
+import { splitSchema } from './split-schema.js';
 
 /**
  * Unknown fields in request bodies. Clients written for the vendor's API send fields the interface does not
@@ -25,7 +26,7 @@ const lenientBodies = new WeakMap<object, FastifyReply>();
  * validation, as before.
  */
 export function compileBodyValidator(ajv: Ajv, schema: object): BodyValidator {
-  const validate = ajv.compile(schema);
+  const validate = ajv.compile(splitSchema(schema));
   const check = ((data: unknown) => {
     if (validate(data)) return true;
     const reply = data !== null && typeof data === 'object' ? lenientBodies.get(data) : undefined;

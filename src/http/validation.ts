@@ -90,7 +90,7 @@ let shared: { strictAjv: Ajv; coercingAjv: Ajv } | null = null;
  */
 function validators(): { strictAjv: Ajv; coercingAjv: Ajv } {
   shared ??= {
-    strictAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: false })),
+    strictAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: false, inlineRefs: false })),
     coercingAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' })),
   };
   return shared;
