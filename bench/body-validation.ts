@@ -8,14 +8,14 @@
 import { Ajv } from 'ajv';
 import { withFormats } from '../src/http/formats.js';
 import { splitSchema } from '../src/http/split-schema.js';
+import { ajvOptions } from '../src/http/validation.js';
 import { ShipmentCreateBody, ShipmentUpdateBodyV52 } from '../src/schemas/shipment-input.schemas.js';
 import { shipmentBody } from './fixtures.js';
 
 const rounds = Number(process.env.BODY_VALIDATION_ROUNDS ?? 9);
 const perRound = 20_000;
-const options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true } as const;
-const whole = withFormats(new Ajv(options));
-const split = withFormats(new Ajv({ ...options, inlineRefs: false }));
+const whole = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
+const split = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false, inlineRefs: false }));
 
 const kinds = {
   create: { schema: ShipmentCreateBody, texts: Array.from({ length: 1000 }, (_, i) => JSON.stringify(shipmentBody('bv', i))) },

@@ -27,11 +27,11 @@ function splitOnce(schema: object): object {
   const defs: Record<string, object> = {};
   const names = new Map<object, string>();
 
-  const visit = (node: unknown, nested: boolean): unknown => {
-    if (Array.isArray(node)) return node.map((item) => visit(item, true));
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
     if (node === null || typeof node !== 'object') return node;
     const source = node as Record<string, unknown>;
-    if (nested && isObjectSchema(source)) {
+    if (isObjectSchema(source)) {
       let name = names.get(source);
       if (name === undefined) {
         name = `wb${names.size}`;
@@ -48,14 +48,17 @@ function splitOnce(schema: object): object {
     return walk(source);
   };
 
-  /** A copy of a schema object whose sub-schemas are visited; values that are data, not schemas, are kept as they are. */
+  /**
+   * A copy of a schema object whose sub-schemas are visited (the root is walked, never moved); values that are data,
+   * not schemas, are kept as they are.
+   */
   const walk = (source: Record<string, unknown>): Record<string, unknown> => {
     const copy: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(source)) {
       if (DATA_KEYWORDS.has(key)) copy[key] = value;
       else if (MAP_KEYWORDS.has(key) && value !== null && typeof value === 'object') {
-        copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, visit(sub, true)]));
-      } else copy[key] = visit(value, true);
+        copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, visit(sub)]));
+      } else copy[key] = visit(value);
     }
     return copy;
   };

@@ -80,7 +80,7 @@ function isEmpty(value: object): boolean {
 
 // strict: false relaxes strictNumbers too: kept on, so that a number too large for a double (1e400, parsed as
 // Infinity) fails its type like any other value that is not a number, rather than being stored as null.
-const ajvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true } as const;
+export const ajvOptions = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true } as const;
 let shared: { strictAjv: Ajv; coercingAjv: Ajv } | null = null;
 
 /**

@@ -2,11 +2,11 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { withFormats } from '../../src/http/formats.js';
 import { splitSchema } from '../../src/http/split-schema.js';
+import { ajvOptions } from '../../src/http/validation.js';
 import { ShipmentCreateBody, ShipmentUpdateBodyV52 } from '../../src/schemas/shipment-input.schemas.js';
 
-const options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true } as const;
-const whole = withFormats(new Ajv(options));
-const split = withFormats(new Ajv({ ...options, inlineRefs: false }));
+const whole = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
+const split = withFormats(new Ajv({ ...ajvOptions, coerceTypes: false, inlineRefs: false }));
 
 /** What a merchant's 4030 is made of: where, which check, with what, saying what. */
 const seen = (errors: ErrorObject[] | null | undefined) =>
