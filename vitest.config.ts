@@ -43,10 +43,24 @@ const shared = { pool: 'forks', testTimeout: 30_000, hookTimeout: 60_000 } as co
 export default defineConfig({
   test: {
     reporters: ['default'],
+    // The unit and API files mostly wait (a carrier's pace, a timeout, a socket); vitest's default of one fork per
+    // core but one left only one of them running at a time on a 2-core machine.
+    maxWorkers: 4,
     projects: [
       { test: { ...shared, name: 'unit', include: unit } },
-      { test: { ...shared, name: 'api', include: ['test/**/*.test.ts'], exclude: [...unit, ...slow, ...live] } },
-      { test: { ...shared, name: 'slow', include: slow } },
+      {
+        test: {
+          ...shared,
+          name: 'api',
+          include: ['test/**/*.test.ts'],
+          exclude: [...unit, ...slow, ...live],
+          // Each file builds its own service on its own schema, so the files share a worker's loaded modules:
+          // loading the service again for each of them was most of this project's time.
+          poolOptions: { forks: { isolate: false } },
+        },
+      },
+      // One file at a time, after the others: these time restarts, kills and slow clients against child processes.
+      { test: { ...shared, name: 'slow', include: slow, poolOptions: { forks: { singleFork: true } } } },
       { test: { ...shared, name: 'live', include: live, testTimeout: 180_000 } },
     ],
   },
