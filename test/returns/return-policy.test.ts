@@ -139,7 +139,7 @@ describe('the returns policy', () => {
     expect(await stored()).toEqual(before);
   });
 
-  it('refuses a logo address with no host right after its slashes, which a URL parser would read as a host', async () => {
+  it('refuses a logo address with no host right after its slashes, which a URL parser would read as a host, or that is no URI', async () => {
     const before = await stored();
     for (const logo of [
       'https:///logo.png',
@@ -147,6 +147,8 @@ describe('the returns policy', () => {
       'https:cdn.shop.example/logo.png',
       'https://',
       'https:// cdn.shop.example/l.png',
+      'https://\\cdn.shop.example/logo.png',
+      'https://cdn.shop.example/my logo.png',
     ]) {
       const res = await put(await edited((p) => (p.branding = { primary_color: '#abcdef', logo_url: logo })));
       expect(res.statusCode, logo).toBe(400);

@@ -1,3 +1,4 @@
+import { isWebAddress } from '../../core/web-address.js';
 import type { REFUND_METHODS, RETURN_METHODS } from '../../schemas/returns.schemas.js';
 import { FieldErrorCollector } from '../errors.js';
 import { isCurrency } from '../reference-data.js';
@@ -80,7 +81,7 @@ export function checkedReturnPolicy(input: ReturnPolicyInput): ReturnPolicy {
     errors.add(['auto_approval', 'max_value', 'currency'], 'Not an ISO 4217 currency code.');
   }
   const logo = input.branding.logo_url;
-  if (logo !== null && !isHttpsUrl(logo)) errors.add(['branding', 'logo_url'], 'Must be an https URL.');
+  if (logo !== null && !isWebAddress(logo, 'https')) errors.add(['branding', 'logo_url'], 'Must be an https URL.');
   errors.throwIfAny();
   return {
     enabled: input.enabled,
@@ -100,20 +101,6 @@ export function checkedReturnPolicy(input: ReturnPolicyInput): ReturnPolicy {
     },
     branding: { primary_color: input.branding.primary_color.toLowerCase(), logo_url: logo },
   };
-}
-
-/**
- * An https address with a host right after its two slashes. The WHATWG parser reads `https:///logo.png`,
- * `https:/host` and `https:host` as the host that follows, so its hostname alone lets them through.
- */
-function isHttpsUrl(text: string): boolean {
-  if (!/^https:\/\/[^/?#\s\\]/i.test(text)) return false;
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function unique(values: readonly string[]): string[] {
