@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { ChangeWatch } from './change-watch.js';
+import { SchemaPostgresDialect } from './postgres-dialect.js';
 import { allowDirectReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { SqliteChangeWatch } from './sqlite-change-watch.js';
@@ -116,7 +117,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
   });
   pool.on('error', (error) => options.onIdleConnectionError?.(error));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }, options.pgSchema ?? 'public') });
   const parsed = new URL(url);
   return {
     db,
