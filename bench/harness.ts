@@ -191,7 +191,8 @@ export interface ChildServer {
 
 /**
  * Starts a server as a child process and waits until `readyPath` answers 2xx. Its output is kept and
- * shown only if it fails to start.
+ * shown only if it fails to start; with `BENCH_CHILD_OUTPUT=file` it is written to that file instead (each child
+ * appends), for what V8 flags such as `--trace-deopt` print (`BENCH_SERVICE_FLAGS`).
  */
 export async function startChild(options: {
   label: string;
@@ -207,22 +208,25 @@ export async function startChild(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+  const outputFile = process.env.BENCH_CHILD_OUTPUT;
+  const file = outputFile ? fs.createWriteStream(outputFile, { flags: 'a' }) : null;
+  const keep = (chunk: Buffer) => {
+    if (file) file.write(chunk);
+    else output += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let running = true;
   void exited.then(() => {
     running = false;
+    file?.end();
   });
 
   const url = `http://127.0.0.1:${options.port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   for (;;) {
-    if (!running) throw new Error(`${options.label} exited before it was ready:\n${output}`);
+    if (!running) throw new Error(`${options.label} exited before it was ready:\n${output || `(its output is in ${outputFile})`}`);
     const ok = await fetch(`${url}${options.readyPath}`).then(
       (res) => res.ok,
       () => false,
@@ -230,7 +234,9 @@ export async function startChild(options: {
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${options.label} was not ready within ${options.timeoutMs ?? 30_000} ms:\n${output}`);
+      throw new Error(
+        `${options.label} was not ready within ${options.timeoutMs ?? 30_000} ms:\n${output || `(its output is in ${outputFile})`}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
