@@ -44,8 +44,8 @@ const shared = { pool: 'forks', testTimeout: 30_000, hookTimeout: 60_000 } as co
 export default defineConfig({
   test: {
     reporters: ['default'],
-    // The unit and API files mostly wait (a carrier's pace, a timeout, a socket); vitest's default of one fork per
-    // core but one left only one of them running at a time on a 2-core machine.
+    // The unit files mostly wait (a carrier's pace, a timeout, a socket); vitest's default of one fork per core but
+    // one left only one of them running at a time on a 2-core machine. `npm test` gives the API files two.
     maxWorkers: 4,
     projects: [
       { test: { ...shared, name: 'unit', include: unit } },

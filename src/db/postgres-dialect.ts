@@ -31,7 +31,10 @@ export class SchemaPostgresDialect extends PostgresDialect {
   }
 }
 
-/** The tables and views of one schema, by name, from the catalog's rows alone; without their columns (nothing here reads them). */
+/**
+ * The tables and views of one schema, kysely's own among them, by name from the catalog's rows alone; without their
+ * columns, which nothing here reads.
+ */
 class SchemaIntrospector implements DatabaseIntrospector {
   constructor(
     private readonly db: Kysely<any>,
