@@ -84,7 +84,8 @@ const MAX_RANGES = 32;
  * skipped. Null when the header is absent, malformed, or names none of ours (`*` names none in particular).
  */
 export function languageOfAcceptLanguage(header: string | string[] | null | undefined): Language | null {
-  const text = Array.isArray(header) ? header.join(',') : header;
+  // Only the strings of a list: joining an element that is not one may call code of the value's own, or throw.
+  const text = Array.isArray(header) ? header.filter((item) => typeof item === 'string').join(',') : header;
   if (typeof text !== 'string' || text === '') return null;
   const ranges: Array<{ language: Language; q: number; index: number }> = [];
   for (const [index, part] of text.split(',').slice(0, MAX_RANGES).entries()) {

@@ -307,6 +307,13 @@ describe('languages', () => {
     ];
     for (const [input, expected] of cases) expect(languageOfAcceptLanguage(input), String(input)).toBe(expected);
   });
+
+  it('reads only the strings of a list, and never runs or trips over what another value holds', () => {
+    const hostile = { toString: 0 } as unknown as string;
+    expect(languageOfAcceptLanguage([hostile])).toBeNull();
+    expect(languageOfAcceptLanguage([hostile, 'fr;q=0.5', null as unknown as string, 'nl'])).toBe('nl');
+    expect(resolveLanguage({ acceptLanguage: [hostile], recipientCountry: 'IT' })).toBe('it');
+  });
 });
 
 describe('resolveLanguage', () => {
