@@ -15,6 +15,8 @@ export interface Config {
    * sync for several); 0 commits each at once.
    */
   sqliteCommitWindowMs: number;
+  /** PostgreSQL: the service's fixed statements prepared once on each connection (off behind a pooler that cannot keep them). */
+  pgPreparedStatements: boolean;
   redisUrl: string | null;
   /** `WAYBILL_CARRIER_<ID>_<SETTING>` variables: carriers' base URLs and platform credentials (src/carriers/sdk/operator-settings.ts). */
   carrierEnv: Record<string, string>;
@@ -105,9 +107,10 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
   const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === '') return fallback;
+  if (raw === 'false' || raw === '0' || raw === 'no') return false;
   if (raw === 'true' || raw === '1' || raw === 'yes') return true;
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     sqliteSynchronous: sqliteSynchronous(env),
     sqliteCommitWindowMs: integer(env, 'WAYBILL_SQLITE_COMMIT_WINDOW_MS', 3, 0, 1000),
+    pgPreparedStatements: flag(env, 'WAYBILL_PG_PREPARED_STATEMENTS', true),
     redisUrl: optional(env, 'REDIS_URL'),
     carrierEnv: Object.fromEntries(
       Object.entries(env).filter(

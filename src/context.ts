@@ -135,6 +135,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     databaseUrl: config.databaseUrl,
     sqliteSynchronous: config.sqliteSynchronous,
     sqliteCommitWindowMs: config.sqliteCommitWindowMs,
+    pgPreparedStatements: config.pgPreparedStatements,
     pgSchema: options.pgSchema,
     onIdleConnectionError: (error) => log.warn({ err: error }, 'PostgreSQL ended an idle connection; the next query opens a new one'),
   });

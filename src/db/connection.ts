@@ -5,6 +5,7 @@ import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { ChangeWatch } from './change-watch.js';
 import { SchemaPostgresDialect } from './postgres-dialect.js';
+import { NamingClient } from './postgres-named-statements.js';
 import { allowDirectReads } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { SqliteChangeWatch } from './sqlite-change-watch.js';
@@ -39,6 +40,11 @@ export interface DatabaseOptions {
   /** PostgreSQL only: a schema to work in (tests give each run its own). */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL only: the statements of PreparedQuery prepared once on each connection (the default); false parses
+   * every one every time, for a pooler in front that hands a session's statements to other clients.
+   */
+  pgPreparedStatements?: boolean;
   /**
    * SQLite only: `full` (the default) has every commit on disk before any caller learns of it, so no
    * acknowledged write is lost to a power cut; `normal` leaves the last commits to the operating system.
@@ -115,6 +121,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     connectionString: url,
     max: options.poolSize ?? 10,
     options: options.pgSchema ? `-c search_path=${options.pgSchema}` : undefined,
+    Client: options.pgPreparedStatements === false ? undefined : NamingClient,
   });
   pool.on('error', (error) => options.onIdleConnectionError?.(error));
   const db = new Kysely<Database>({ dialect: new SchemaPostgresDialect({ pool }, options.pgSchema ?? 'public') });

@@ -1,4 +1,5 @@
-import { type Compilable, type CompiledQuery, createQueryId, type Kysely, type Updateable } from 'kysely';
+import { type Compilable, type CompiledQuery, createQueryId, type Kysely, PostgresAdapter, type Updateable } from 'kysely';
+import { nameStatement } from './postgres-named-statements.js';
 import type { Database } from './schema.js';
 
 interface Template {
@@ -50,6 +51,7 @@ export class PreparedQuery<A extends unknown[], R> {
     if (!template) {
       template = this.compile(db, args.length);
       this.templates.set(executor.adapter, template);
+      if (executor.adapter instanceof PostgresAdapter) nameStatement(template.sql, template.parameters.length);
     }
     const parameters = template.parameters.slice();
     for (const [at, arg] of template.slots) parameters[at] = args[arg];
