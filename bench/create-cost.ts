@@ -2,7 +2,9 @@
  * What one create costs the database (`node --import tsx bench/create-cost.ts`): shipments made by
  * ShipmentsService.create (the create endpoint's code, without HTTP) on a fresh embedded database, each
  * statement timed, and the pages each commit wrote to the log counted by the table or index they belong to
- * (read from the log's frames, named by SQLite's `dbstat`). `CREATE_COST_SHIPMENTS` sets how many (3,000).
+ * (read from the log's frames, named by SQLite's `dbstat`). `CREATE_COST_SHIPMENTS` sets how many (3,000);
+ * `CREATE_COST_TOGETHER` how many are made at once while the pages are counted (1; several share a commit, as
+ * concurrent requests do).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { StatementTimes } from './sql-timing.js';
 
 const shipments = Number(process.env.CREATE_COST_SHIPMENTS ?? 3000);
 const warmup = 500;
+const together = Number(process.env.CREATE_COST_TOGETHER ?? 1);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-create-cost-'));
 const times = new StatementTimes();
 const context = await createContext(loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
@@ -58,7 +61,7 @@ try {
   let frames = 0;
   for (let i = 0; i < counted; i++) {
     let before = lastFrame();
-    await create('pages', i);
+    await Promise.all(Array.from({ length: together }, (_, j) => create('pages', i * together + j)));
     const after = lastFrame();
     // A checkpoint restarted the log: the commit's frames are at its start.
     if (after < before) before = 0;
@@ -73,8 +76,9 @@ try {
       frames++;
     }
   }
-  console.log(`pages written to the log per create: ${(frames / counted).toFixed(1)}`);
-  for (const [name, count] of [...byTree].sort((a, b) => b[1] - a[1])) console.log(`  ${(count / counted).toFixed(2).padStart(5)} ${name}`);
+  const made = counted * together;
+  console.log(`pages written to the log per create, ${together} at a time: ${(frames / made).toFixed(1)}`);
+  for (const [name, count] of [...byTree].sort((a, b) => b[1] - a[1])) console.log(`  ${(count / made).toFixed(2).padStart(5)} ${name}`);
 } finally {
   await context.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -49,6 +49,20 @@ function serviceFlags(): string[] {
 }
 
 /**
+ * Settings to start the service with, to compare them (BENCH_SERVICE_ENV, space-separated NAME=value pairs, e.g.
+ * `WAYBILL_PG_PREPARED_STATEMENTS=false`); the runner's own environment is not passed on to the service.
+ */
+function serviceSettings(): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const pair of (process.env.BENCH_SERVICE_ENV ?? '').split(/\s+/).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`BENCH_SERVICE_ENV: "${pair}" is not NAME=value`);
+    settings[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return settings;
+}
+
+/**
  * The built service as a child process on `dataDir`: `start` (API and worker) or `serve` (API only).
  * The admin token is fixed by the caller, so a restart on the same data dir keeps it.
  */
@@ -80,6 +94,7 @@ export async function startService(options: {
       LOG_LEVEL: 'warn',
       ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
       ...options.env,
+      ...serviceSettings(),
     }),
     port,
     readyPath: '/healthz',

@@ -130,7 +130,7 @@ export function mainThreadCpuMs(pid: number): number | null {
 }
 
 /** utime + stime of a `/proc/…/stat` file, ms; null when the process or thread is gone. */
-function statCpuMs(file: string): number | null {
+export function statCpuMs(file: string): number | null {
   try {
     const stat = fs.readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -16,7 +16,7 @@ import {
 } from '../harness.js';
 import { type Merchant, seedMerchants, tokenFor } from '../merchants.js';
 import { type OpenLoopRequest, type OpenLoopResult, type OpenLoopStream, openLoop } from '../open-loop.js';
-import { freshPostgresDatabase } from '../postgres.js';
+import { backendCpuBetween, backendCpuMs, freshPostgresDatabase } from '../postgres.js';
 import { profileArgs } from './shipment-details.js';
 
 const GOAL_P99_MS = 25;
@@ -93,6 +93,8 @@ interface Point {
   service: OpenLoopResult;
   serviceCpuMs: number;
   mainThreadCpuMs: number;
+  /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
+  serverCpuMs: number | null;
   serviceSeconds: number;
   peakRssMiB: number;
   /**
@@ -138,7 +140,8 @@ const GOALS = {
 const perRequest = (cpuMs: number, result: OpenLoopResult) => Math.round((cpuMs * 1000) / Math.max(1, result.completed));
 
 /** Runs `streams` against `url` for `seconds`, with the CPU (ms) of `pid` and the real time (s) it took. */
-async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number) {
+async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number, databaseUrl?: string) {
+  const server = databaseUrl ? await backendCpuMs(databaseUrl) : null;
   const cpu = processCpuMs(pid) ?? 0;
   const main = mainThreadCpuMs(pid) ?? 0;
   const started = performance.now();
@@ -148,6 +151,7 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
     cpuMs: (processCpuMs(pid) ?? 0) - cpu,
     mainMs: (mainThreadCpuMs(pid) ?? 0) - main,
     seconds: (performance.now() - started) / 1000,
+    serverMs: databaseUrl ? backendCpuBetween(server, await backendCpuMs(databaseUrl)) : null,
   };
 }
 
@@ -239,7 +243,7 @@ export const mixed: Scenario = {
           peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
         }, 1000);
         const before = await renderCounters(service.url);
-        const ours = await measured(service.url, service.pid, streams, duration).finally(() => clearInterval(sampler));
+        const ours = await measured(service.url, service.pid, streams, duration, postgres?.url).finally(() => clearInterval(sampler));
         const after = await renderCounters(service.url);
         measuredPoints.push({
           perMerchant,
@@ -249,6 +253,7 @@ export const mixed: Scenario = {
           service: ours.result,
           serviceCpuMs: ours.cpuMs,
           mainThreadCpuMs: ours.mainMs,
+          serverCpuMs: ours.serverMs,
           serviceSeconds: ours.seconds,
           peakRssMiB: peakRss,
           renderings:
@@ -302,7 +307,7 @@ export const mixed: Scenario = {
           .join('; ');
         return [
           `${at}: answered ${result.completed.toLocaleString('en-US')} in ${round(point.serviceSeconds)} s, ${Math.round(result.completed / point.serviceSeconds).toLocaleString('en-US')} req/s (floor ${Math.round(bare.completed / point.floorSeconds).toLocaleString('en-US')} req/s over ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
-          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
+          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time${point.serverCpuMs !== null ? `; PostgreSQL's server ${perRequest(point.serverCpuMs, result)} µs per request more` : ''}; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
           `${at}: ${kinds}`,
           `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB${renderings}`,
         ];
