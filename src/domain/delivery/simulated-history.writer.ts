@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { eventDescription, phaseOfEvent } from '../../carriers/phases.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
+import { timeOrderedUuid } from '../../core/time-ordered-uuid.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import { type ShipmentRow, storedShipment } from '../../db/repositories/shipments.repository.js';
 import { SimulatedHistoryRepository } from '../../db/repositories/simulated-history.repository.js';
@@ -124,7 +124,7 @@ export async function deleteSimulatedHistory(
 function shipmentRow(accountId: number, shipment: SimulatedShipment): Insertable<ShipmentsTable> {
   return {
     account_id: accountId,
-    shipment_uuid: randomUUID(),
+    shipment_uuid: timeOrderedUuid(),
     shipment_id: shipment.tracking_number,
     tracking_number: shipment.tracking_number,
     carrier_reference: null,

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Clock } from '../../clock.js';
 import { RETURN_STATUS, RETURN_STATUSES, type ReturnStatus } from '../../core/return-status.js';
+import { timeOrderedUuid } from '../../core/time-ordered-uuid.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ReturnRow } from '../../db/repositories/returns.repository.js';
 import type { ShipmentRow } from '../../db/repositories/shipments.repository.js';
@@ -128,7 +128,7 @@ export class ReturnsService {
     };
     const row = await repos.returns.insert({
       account_id: caller.accountId,
-      return_uuid: randomUUID(),
+      return_uuid: timeOrderedUuid(),
       return_id: ticket?.return_id ?? null,
       shipment_row_id: created.shipment.id,
       order_id: orderId ?? null,

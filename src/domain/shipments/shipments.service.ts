@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import { checkTrackingNumber } from '../../carriers/detect/index.js';
 import type { Clock } from '../../clock.js';
 import { SHIPMENT_STATUS } from '../../core/shipment-status.js';
+import { timeOrderedUuid } from '../../core/time-ordered-uuid.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
@@ -261,7 +261,7 @@ export class ShipmentsService {
       accountId,
       [...firstOf].map(([orderId, input]) => ({
         account_id: accountId,
-        order_uuid: randomUUID(),
+        order_uuid: timeOrderedUuid(),
         order_id: orderId,
         order_reference: input.order_reference ?? null,
         source_type: input.order_source_type ?? null,
@@ -434,7 +434,7 @@ export class ShipmentsService {
   ): Promise<{ order: OrderRow; created: boolean }> {
     const { order, created } = await repos.orders.insertOrGet({
       account_id: accountId,
-      order_uuid: randomUUID(),
+      order_uuid: timeOrderedUuid(),
       order_id: input.order_id as string,
       order_reference: input.order_reference ?? null,
       source_type: input.order_source_type ?? null,
@@ -467,7 +467,7 @@ function newShipmentRow(
   const { now, options } = at;
   return {
     account_id: accountId,
-    shipment_uuid: randomUUID(),
+    shipment_uuid: timeOrderedUuid(),
     shipment_id: input.shipment_id,
     tracking_number: input.tracking_number ?? null,
     carrier_reference: input.carrier_reference ?? null,
