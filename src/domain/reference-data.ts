@@ -9,15 +9,27 @@ for (const lang of ['en', 'de', 'fr', 'nl', 'es', 'it']) countries.registerLocal
 const languages = ['en', 'de', 'fr', 'nl', 'es', 'it'];
 
 export interface Country {
-  code: string;
-  name: string;
+  readonly code: string;
+  readonly name: string;
+}
+
+/**
+ * Every ISO 3166-1 alpha-2 code in use → its country, named in English: made on first use, where the library
+ * checked and named the code again for every address and line item of every create.
+ */
+let byCode: Map<string, Country> | null = null;
+function countriesByCode(): Map<string, Country> {
+  if (byCode) return byCode;
+  byCode = new Map(
+    Object.keys(countries.getAlpha2Codes()).map((code) => [code, Object.freeze({ code, name: countries.getName(code, 'en') as string })]),
+  );
+  return byCode;
 }
 
 /** ISO 3166-1 alpha-2 code → the country, or null when it is not a code in use. */
 export function countryByCode(code: string): Country | null {
-  const upper = code.toUpperCase();
-  if (!/^[A-Z]{2}$/.test(upper) || !countries.isValid(upper)) return null;
-  return { code: upper, name: countries.getName(upper, 'en') as string };
+  if (code.length !== 2) return null;
+  return countriesByCode().get(code.toUpperCase()) ?? null;
 }
 
 /**

@@ -72,3 +72,39 @@ describe('phone numbers', () => {
     );
   });
 });
+
+describe('country codes', () => {
+  /**
+   * What the library answers for a code, checked and named on each call. A code is two characters as sent: one
+   * character whose capital is two letters ("ß" is "SS", "ﬁ" is "FI") names no country, where it once named one.
+   */
+  function checked(code: string) {
+    const upper = code.toUpperCase();
+    if (code.length !== 2 || !/^[A-Z]{2}$/.test(upper) || !countries.isValid(upper)) return null;
+    return { code: upper, name: countries.getName(upper, 'en') };
+  }
+
+  it('answers every pair of letters, in either case, as the library does', () => {
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    let found = 0;
+    for (const a of letters) {
+      for (const b of letters) {
+        for (const code of [a + b, (a + b).toLowerCase(), a + b.toLowerCase()]) {
+          expect(countryByCode(code), code).toEqual(checked(code));
+        }
+        if (countryByCode(a + b)) found++;
+      }
+    }
+    expect(found).toBe(Object.keys(countries.getAlpha2Codes()).length);
+    expect(countryByCode('de')).toEqual({ code: 'DE', name: 'Germany' });
+  });
+
+  it('answers any other text as the library does', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('DEU', '276', ' D', 'D ', 'ß', 'ﬁ', 'ǅ', 'Ǳ')), (text) => {
+        expect(countryByCode(text)).toEqual(checked(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -189,7 +189,10 @@ export function withNullMembersAbsent(input: ShipmentWrite): ShipmentWrite {
 /** An object's members that are not null, but those named in `readOnly`. */
 function presentMembers(value: object, readOnly: readonly string[] = []): Json {
   const out: Json = {};
-  for (const [key, member] of Object.entries(value)) if (member !== null && !readOnly.includes(key)) out[key] = member;
+  for (const key of Object.keys(value)) {
+    const member = (value as Json)[key];
+    if (member !== null && (readOnly.length === 0 || !readOnly.includes(key))) out[key] = member;
+  }
   return out;
 }
 

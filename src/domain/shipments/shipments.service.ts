@@ -562,7 +562,6 @@ function hasOrderFields(input: ShipmentWrite): boolean {
   return input.order_reference !== undefined || input.order_source_type !== undefined || input.order_source_name !== undefined;
 }
 
-/** The stored body with the input's fields applied: a value replaces, null clears. */
 /** Whether an update's `expected_delivery` is the window the details showed (the carrier's or the predicted one). */
 function echoesShownWindow(sent: ShipmentWrite['expected_delivery'], current: Record<string, unknown>, phaseKey: string | null): boolean {
   if (!sent) return false;
@@ -570,13 +569,18 @@ function echoesShownWindow(sent: ShipmentWrite['expected_delivery'], current: Re
   return shown !== null && (sent.from ?? null) === shown.from && (sent.to ?? null) === shown.to;
 }
 
+/**
+ * The stored body with the input's fields applied: a value replaces, null clears. A field is deleted only when
+ * the body has it: a create's body then never has a member deleted, which would make V8 keep it as a slow
+ * dictionary, for every access and for its JSON.
+ */
 function pickBody(input: ShipmentWrite, current: Record<string, unknown>): Record<string, unknown> {
   const body = { ...current };
   for (const field of BODY_FIELDS) {
     const value = (input as Record<string, unknown>)[field];
     if (value === undefined) continue;
-    if (value === null) delete body[field];
-    else body[field] = value;
+    if (value !== null) body[field] = value;
+    else if (Object.hasOwn(body, field)) delete body[field];
   }
   return body;
 }
