@@ -1,0 +1,60 @@
+/**
+ * What two parts of a create cost on the calling thread (`node --import tsx bench/create-parts.ts`), in µs, the
+ * median of 11 rounds:
+ * - the input checks of a realistic create body (`checkShipmentInput`: addresses, countries, phones, money, line
+ *   items), with the body's build and its JSON beside it, which the checks' figure includes;
+ * - a record's time-ordered UUID (`timeOrderedUuid`) against Node's `randomUUID`.
+ * To compare the checks with a tree from before time-ordered UUIDs, run it there without the UUID part.
+ */
+import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../src/core/time-ordered-uuid.js';
+import { FieldErrorCollector } from '../src/domain/errors.js';
+import { checkShipmentInput } from '../src/domain/shipments/shipment-input.js';
+import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
+import { shipmentBody } from './fixtures.js';
+
+const ROUNDS = 11;
+const CHECKS = 20_000;
+const UUIDS = 200_000;
+const configured = Promise.resolve({ carrier_id: 'sandbox' });
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+/** µs a call of `work` over `count` calls. */
+async function timed(count: number, work: (i: number) => unknown): Promise<number> {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await work(i);
+  return Number(process.hrtime.bigint() - started) / count / 1000;
+}
+
+const bodyAlone = (i: number) => JSON.stringify(shipmentBody('parts', i));
+const checked = async (i: number) => {
+  const out = await checkShipmentInput(shipmentBody('parts', i) as ShipmentWrite, () => configured, new FieldErrorCollector());
+  return JSON.stringify(out);
+};
+const syncTimed = (count: number, work: () => unknown): number => {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) work();
+  return Number(process.hrtime.bigint() - started) / count / 1000;
+};
+
+const rounds = { body: [] as number[], checks: [] as number[], timeOrdered: [] as number[], random: [] as number[] };
+for (let round = 0; round <= ROUNDS; round++) {
+  const body = await timed(CHECKS, bodyAlone);
+  const checks = await timed(CHECKS, checked);
+  const timeOrdered = syncTimed(UUIDS, timeOrderedUuid);
+  const random = syncTimed(UUIDS, randomUUID);
+  // The first round warms up.
+  if (round === 0) continue;
+  rounds.body.push(body);
+  rounds.checks.push(checks);
+  rounds.timeOrdered.push(timeOrdered);
+  rounds.random.push(random);
+}
+const f = (value: number) => value.toFixed(2);
+console.log(
+  `a create body's input checks: ${f(median(rounds.checks))} µs with its build and JSON (those alone: ${f(median(rounds.body))} µs)`,
+);
+console.log(`a time-ordered UUID: ${f(median(rounds.timeOrdered))} µs (randomUUID: ${f(median(rounds.random))} µs)`);
