@@ -11,8 +11,8 @@ let counter = 0;
  * a counter (RFC 9562 §6.2, method 1), started at a random value below 2,048 in each new millisecond and raised by
  * each UUID of the same one, so that within one process each UUID is greater than the one before, even when the
  * clock steps back (the counter keeps counting; past 4,095 the millisecond moves on). The other 62 bits are those of
- * Node's `randomUUID`, which draws from a kept pool of random bytes (the `uuid` package's v7 asks the system for 16
- * bytes on each call: 4.7 µs against 0.2).
+ * Node's `randomUUID`, which draws from a kept pool of random bytes: 0.5 µs a UUID, where the `uuid` package's v7,
+ * which asks the system for 16 bytes on each call, took 4.7 µs.
  *
  * The time it shows is already in the record's created_date. Never for a value that must not be guessed: the
  * tracking page's reference, tokens and secrets stay random.
