@@ -171,6 +171,11 @@ export class RowShape {
   }
 }
 
+/** A transaction's begin, in any of its forms. */
+const BEGIN = /^\s*begin\b/i;
+/** A rollback of the whole transaction: `rollback` or `rollback transaction`, not `rollback to` a savepoint. */
+const ROLLBACK = /^\s*rollback\s*(?:transaction\s*)?;?\s*$/i;
+
 class TrackedStatement {
   readonly reader: boolean;
   readonly readonly: boolean;
@@ -178,6 +183,8 @@ class TrackedStatement {
   private readonly shape: RowShape | null;
   /** Changes the schema: the statements kept before it may return other columns. */
   private readonly changesSchema: boolean;
+  /** Rolls a whole transaction back (not to a savepoint): what it wrote is gone, and there is nothing to sync. */
+  private readonly endsTransaction: boolean;
 
   constructor(
     private readonly statement: Statement,
@@ -185,9 +192,11 @@ class TrackedStatement {
     sql: string,
   ) {
     this.reader = statement.reader;
-    // Transaction control (begin, commit, savepoints) counts as read-only: what a transaction wrote is
-    // known from its other statements.
-    this.readonly = statement.readonly;
+    // Transaction control (begin, commit, savepoints) counts as read-only: what a transaction wrote is known from
+    // its other statements. SQLite calls `begin immediate` a write (it takes the write lock), which would have
+    // made every transaction, one that only read or was refused before it wrote included, wait for a sync.
+    this.readonly = statement.readonly || BEGIN.test(sql);
+    this.endsTransaction = ROLLBACK.test(sql);
     this.shape = statement.reader ? RowShape.of(statement) : null;
     if (this.shape) statement.raw(true);
     this.changesSchema = /^\s*(create|alter|drop)\b/i.test(sql);
@@ -217,6 +226,10 @@ class TrackedStatement {
 
   private ran(): void {
     const { owner } = this;
+    if (this.endsTransaction && !owner.raw.inTransaction) {
+      owner.wrote = false;
+      return;
+    }
     if (!this.readonly) owner.wrote = true;
     // Out of a transaction after a write: a statement committed on its own, or a transaction ended.
     if (owner.wrote && !owner.raw.inTransaction) {

@@ -100,6 +100,34 @@ describe('SQLite durability', () => {
     expect(count.n).toBe(12);
   });
 
+  it('starts no sync for a transaction that only read, nor for one rolled back, and still makes them wait for an earlier one', async () => {
+    const sync = manualSync();
+    const kysely = open(sync.syncFile);
+    const read = () => kysely.transaction().execute((trx) => trx.selectFrom('t').select('v').execute());
+    const first = read();
+    expect(await settled(first)).toBe(true);
+    expect(await first).toEqual([]);
+    const refused = kysely.transaction().execute(async (trx) => {
+      await trx.insertInto('t').values({ v: 'refused' }).execute();
+      throw new Error('refused after its write');
+    });
+    refused.catch(() => {});
+    expect(await settled(refused)).toBe(true);
+    await expect(refused).rejects.toThrow('refused after its write');
+    expect(sync.started()).toBe(0);
+
+    // A read-only transaction after an unsynced commit sees that commit, so it waits for its sync, and starts none of its own.
+    const write = kysely.insertInto('t').values({ v: 'kept' }).execute();
+    expect(await settled(write)).toBe(false);
+    const after = read();
+    expect(await settled(after)).toBe(false);
+    expect(sync.started()).toBe(1);
+    sync.finishAll();
+    await write;
+    expect(await after).toEqual([{ v: 'kept' }]);
+    expect(sync.started()).toBe(1);
+  });
+
   it('answers no query after a failed sync, reads included: what it covered may be lost', async () => {
     const kysely = open(async () => {
       throw new Error('EIO: i/o error');
