@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type CarrierWaitBudget, carrierWaitBudget } from './core/carrier-wait.js';
 
@@ -120,6 +121,29 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw === undefined || raw === '' ? null : raw;
 }
 
+/** The render cache's default bounds per process (MiB). */
+export const RENDER_CACHE_DEFAULT_MB = { min: 32, max: 256 } as const;
+
+/**
+ * The render cache's default size per process: an eighth of the memory the service may use (its cgroup's limit when
+ * it runs in a container, the machine's otherwise), shared by its `processes`, from 32 to 256 MiB. Kept renderings
+ * are about 8 KB per shipment and shape with ten events: a cache smaller than the shipments merchants read makes
+ * every request that misses it render anew, which cost more CPU and more memory in garbage than it saved
+ * (docs/performance.md). It fills only as shipments are read; an idle process holds none.
+ */
+export function defaultRenderCacheMegabytes(processes = 1, memoryBytes = availableMemoryBytes()): number {
+  const share = Math.floor(memoryBytes / 8 / processes / 1_048_576);
+  return Math.min(RENDER_CACHE_DEFAULT_MB.max, Math.max(RENDER_CACHE_DEFAULT_MB.min, share));
+}
+
+/** The memory this process may use: its cgroup's limit where one is set, else the machine's. */
+function availableMemoryBytes(): number {
+  const total = os.totalmem();
+  // Node reports no limit as 0 or as a huge number, depending on the cgroup version.
+  const constrained = process.constrainedMemory?.() ?? 0;
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = optional(env, 'HOST') ?? '127.0.0.1';
@@ -161,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: integer(env, 'WAYBILL_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
     credentialCacheSeconds: integer(env, 'WAYBILL_CREDENTIAL_CACHE_SECONDS', 5, 0, 3600),
     carrierConfigCacheSeconds: integer(env, 'WAYBILL_CARRIER_CONFIG_CACHE_SECONDS', 5, 0, 3600),
-    renderCacheMegabytes: integer(env, 'WAYBILL_RENDER_CACHE_MB', 64, 0, 65_536),
+    renderCacheMegabytes: integer(env, 'WAYBILL_RENDER_CACHE_MB', defaultRenderCacheMegabytes(), 0, 65_536),
     trackingWindowDays: integer(env, 'WAYBILL_TRACKING_WINDOW_DAYS', 30, 1, 365),
     predictionScope: predictionScope(env),
     allowPrivateWebhooks: flag(env, 'WAYBILL_ALLOW_PRIVATE_WEBHOOKS'),

@@ -7,7 +7,7 @@ import { registerBackupCommand } from './cli/backup.commands.js';
 import { registerImportCommands } from './cli/import.commands.js';
 import { registerSimulateCommands } from './cli/simulate.commands.js';
 import { assertSharedRateLimit, parseProcessCount, prepareOnce, superviseHttpProcesses } from './cluster.js';
-import { loadConfig } from './config.js';
+import { defaultRenderCacheMegabytes, loadConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -56,6 +56,8 @@ async function serveProcesses(workers: string): Promise<void> {
   // Processes sharing one SQLite file wait for each other's commits in SQLite's busy handler, their event loops
   // stopped meanwhile: no process holds a commit open for writes to come unless told to (docs/decisions.md).
   if (!config.databaseUrl && !process.env.WAYBILL_SQLITE_COMMIT_WINDOW_MS) process.env.WAYBILL_SQLITE_COMMIT_WINDOW_MS = '0';
+  // Each process keeps its own renderings: by default they share the memory one process would take.
+  if (!process.env.WAYBILL_RENDER_CACHE_MB) process.env.WAYBILL_RENDER_CACHE_MB = String(defaultRenderCacheMegabytes(processes));
   const code = await superviseHttpProcesses({
     processes,
     log,
