@@ -10,7 +10,7 @@ import { withFormats } from '../src/http/formats.js';
 import { splitSchema } from '../src/http/split-schema.js';
 import { ajvOptions } from '../src/http/validation.js';
 import { ShipmentCreateBody, ShipmentUpdateBodyV52 } from '../src/schemas/shipment-input.schemas.js';
-import { shipmentBody } from './fixtures.js';
+import { median, shipmentBody } from './fixtures.js';
 
 const rounds = Number(process.env.BODY_VALIDATION_ROUNDS ?? 9);
 const perRound = 20_000;
@@ -24,8 +24,6 @@ const kinds = {
     texts: Array.from({ length: 1000 }, (_, i) => JSON.stringify({ note: `update ${i}`, tags: ['a', 'b'], weight: { amount: i } })),
   },
 };
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 for (const [kind, { schema, texts }] of Object.entries(kinds)) {
   const validators = { whole: whole.compile(schema), split: split.compile(splitSchema(schema)) };

@@ -11,16 +11,12 @@ import { timeOrderedUuid } from '../src/core/time-ordered-uuid.js';
 import { FieldErrorCollector } from '../src/domain/errors.js';
 import { checkShipmentInput } from '../src/domain/shipments/shipment-input.js';
 import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
-import { shipmentBody } from './fixtures.js';
+import { median, shipmentBody } from './fixtures.js';
 
 const ROUNDS = 11;
 const CHECKS = 20_000;
 const UUIDS = 200_000;
 const configured = Promise.resolve({ carrier_id: 'sandbox' });
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-}
 
 /** µs a call of `work` over `count` calls. */
 async function timed(count: number, work: (i: number) => unknown): Promise<number> {

@@ -16,6 +16,14 @@ export function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
 }
 
+/** The middle value of a run's rounds (the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** A Measurement from per-operation latencies (ms): rate over `seconds`, p50 and p99. */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { RowShape } from '../src/db/sqlite-driver.js';
+import { median } from './fixtures.js';
 import { seedMerchants } from './merchants.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-row-objects-'));
@@ -35,7 +36,6 @@ try {
     ],
   ];
   const calls = 5000;
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
   for (const [name, sql, parameters] of reads) {
     const objects = db.prepare(sql);
     const values = db.prepare(sql);

@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { median } from './fixtures.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-statement-cost-'));
 const ROWS = 20_000;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 try {
   const db = new Database(path.join(dir, 'cost.sqlite'));
