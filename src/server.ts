@@ -32,7 +32,7 @@ export async function startServer(config: Config, options: ContextOptions = {}):
   const app = await buildApp(context, { redis, rateLimitPrefix: config.rateLimitPrefix });
   applyConnectionLimits(app.server as Server, config);
   if (context.database.announceWrite) announceWrites(app.server as Server, context.database.announceWrite);
-  const drain = new HttpDrain(app.server as Server, app.routing, { graceMs: config.shutdownGraceMs });
+  const drain = new HttpDrain(app.server as Server, app.requestHandler, { graceMs: config.shutdownGraceMs });
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {

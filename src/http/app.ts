@@ -18,6 +18,7 @@ import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
 import { registerErrorHandling } from './errors.js';
+import { answerKeptDetails, type RequestHandler } from './kept-details.js';
 import { redactUrl, withRedactedUrls } from './log-redaction.js';
 import { registerMetrics } from './metrics.js';
 import { decorateOpenApi } from './openapi.js';
@@ -38,6 +39,8 @@ import { registerValidation } from './validation.js';
 declare module 'fastify' {
   interface FastifyInstance {
     context: AppContext;
+    /** What the HTTP server calls for each request: the router, behind the kept details answer (kept-details.ts). */
+    requestHandler: RequestHandler;
   }
 }
 
@@ -77,6 +80,7 @@ export interface AppOptions {
 
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
+  const nextRequestId = requestIds();
   const https =
     config.tlsCertFile && config.tlsKeyFile
       ? { https: { cert: fs.readFileSync(config.tlsCertFile), key: fs.readFileSync(config.tlsKeyFile) } }
@@ -89,7 +93,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
         redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       },
     ),
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
     logController: new ConciseRequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimitBytes,
@@ -122,7 +126,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerSerialization(app, [ErrorEnvelope, FieldErrors]);
 
   // Before any route is added: each route observes its own durations (metrics.ts).
-  registerMetrics(app);
+  const durations = registerMetrics(app);
 
   // Callback-style hooks: every request runs them, and an async hook costs a promise and a microtask turn.
   app.addHook('onRequest', (request, reply, done) => {
@@ -174,5 +178,12 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   await app.register(consoleRoutes, { prefix: '/console', limiter, backoff });
   await app.register(returnsPortalRoutes, { backoff });
+
+  const requestHandler = answerKeptDetails(app, { route: app.routing, limiter, durations, requestId: nextRequestId });
+  if (requestHandler !== app.routing) {
+    app.server.removeListener('request', app.routing);
+    app.server.on('request', requestHandler);
+  }
+  app.decorate('requestHandler', requestHandler);
   return app;
 }

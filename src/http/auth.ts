@@ -16,8 +16,7 @@ export function requireBearer(app: FastifyInstance): void {
   const { auth } = app.context;
   // Callback style: a token whose credential is cached is resolved without a promise or a microtask turn.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const token = bearerToken(request.headers.authorization);
     const resolved = (caller: Caller | null) => {
       if (!caller) {
         reply.code(403).send(keyNotAuthorized);
@@ -26,11 +25,16 @@ export function requireBearer(app: FastifyInstance): void {
       request.caller = caller;
       done();
     };
-    if (!match) return resolved(null);
-    const cached = auth.authenticateCached(match[1]);
+    if (token === null) return resolved(null);
+    const cached = auth.authenticateCached(token);
     if (cached !== undefined) return resolved(cached);
-    auth.authenticate(match[1]).then(resolved, done);
+    auth.authenticate(token).then(resolved, done);
   });
+}
+
+/** The token of an `Authorization: Bearer <token>` header; null for any other header, or none. */
+export function bearerToken(header: string | undefined): string | null {
+  return header ? (/^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
 }
 
 /** The caller of a bearer-authenticated route. */

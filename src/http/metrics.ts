@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import client from 'prom-client';
 import { RequestDurations } from './request-durations.js';
 
-/** Prometheus metrics: request durations by route and status, plus the process defaults. */
-export function registerMetrics(app: FastifyInstance): client.Registry {
+/**
+ * Prometheus metrics: request durations by route and status, plus the process defaults. Answers the durations,
+ * for requests answered before routing (src/http/kept-details.ts) to be counted with their route's.
+ */
+export function registerMetrics(app: FastifyInstance): RequestDurations {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const duration = new RequestDurations(
@@ -95,5 +98,5 @@ export function registerMetrics(app: FastifyInstance): client.Registry {
     reply.type(exposed.contentType);
     return exposed.metrics();
   });
-  return registry;
+  return duration;
 }

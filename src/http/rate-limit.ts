@@ -108,6 +108,21 @@ export interface RateLimitOptions {
   key: (request: FastifyRequest) => string;
 }
 
+/**
+ * A decision already counted for a request before it reached the router (src/http/kept-details.ts): the hook
+ * answers by it instead of counting the request a second time.
+ */
+export const countedRate = Symbol('waybill.counted-rate');
+
+declare module 'node:http' {
+  interface IncomingMessage {
+    [countedRate]?: RateDecision;
+  }
+}
+
+/** The key of an account's budget on the merchant interface. */
+export const accountRateKey = (accountId: number): string => `account:${accountId}`;
+
 /** N requests per second per key on every route of this scope; 429 "Throttled" beyond. */
 export function limitRate(app: FastifyInstance, options: RateLimitOptions): void {
   const { limiter, perSecond } = options;
@@ -122,6 +137,8 @@ export function limitRate(app: FastifyInstance, options: RateLimitOptions): void
   };
   // Callback style: the in-memory limiter decides at once, without a promise per request.
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const counted = request.raw[countedRate];
+    if (counted) return decided(reply, counted, done);
     const key = options.key(request);
     if (limiter.hitNow) return decided(reply, limiter.hitNow(key, perSecond), done);
     limiter.hit(key, perSecond).then((decision) => decided(reply, decision, done), done);

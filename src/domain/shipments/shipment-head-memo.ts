@@ -30,15 +30,8 @@ export class ShipmentHeadMemo implements ShipmentHeads {
 
   async head(accountId: number, by: 'shipment_uuid' | 'shipment_id', value: string): Promise<ShipmentHead | undefined> {
     const key = `${accountId}\u0000${by}\u0000${value}`;
-    const kept = this.kept.get(key);
-    if (kept) {
-      if (this.changes.unchangedSince(kept.mark, kept.head.id)) {
-        kept.used = true;
-        this.hits++;
-        return kept.head;
-      }
-      this.kept.delete(key);
-    }
+    const kept = this.keptAt(key);
+    if (kept) return kept;
     const mark = this.changes.mark();
     const head = await this.heads.head(accountId, by, value);
     if (head && mark) {
@@ -47,5 +40,22 @@ export class ShipmentHeadMemo implements ShipmentHeads {
       this.kept.set(key, { head, mark, used: false });
     }
     return head;
+  }
+
+  /** The head kept for this identifier when nothing can have changed it since, without a read; undefined otherwise. */
+  keptHead(accountId: number, by: 'shipment_uuid' | 'shipment_id', value: string): ShipmentHead | undefined {
+    return this.keptAt(`${accountId}\u0000${by}\u0000${value}`);
+  }
+
+  private keptAt(key: string): ShipmentHead | undefined {
+    const kept = this.kept.get(key);
+    if (!kept) return undefined;
+    if (!this.changes.unchangedSince(kept.mark, kept.head.id)) {
+      this.kept.delete(key);
+      return undefined;
+    }
+    kept.used = true;
+    this.hits++;
+    return kept.head;
   }
 }

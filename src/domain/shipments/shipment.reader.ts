@@ -99,6 +99,19 @@ export class ShipmentReader implements NewShipmentRenderings {
   }
 
   /**
+   * The whole v5.2 details answer of the account's shipment with this UUID, when it can be given from what this
+   * process keeps without reading or waiting: the shipment's head unchanged since it was read (ShipmentHeadMemo),
+   * its rendering kept at the head's version, and no proof of delivery (whose link is signed for every answer).
+   * null otherwise: `details` answers then. The same bytes `details` would answer.
+   */
+  keptDetails(accountId: number, shipmentUuid: string): Buffer | null {
+    if (!(this.heads instanceof ShipmentHeadMemo)) return null;
+    const head = this.heads.keptHead(accountId, 'shipment_uuid', shipmentUuid);
+    if (!head || head.pod_file) return null;
+    return this.cache.get('v5.2', head.id, head.version) ?? null;
+  }
+
+  /**
    * A shipment whose row the caller holds from a transaction that has committed, rendered from that row and parts
    * read now. Kept when the caller knows the version that transaction's writes left (`at`, read after its last write):
    * the row is that version and the parts at least that version, as the cache asks, so the details that follow

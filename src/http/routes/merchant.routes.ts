@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireBearer } from '../auth.js';
 import { acceptIdempotencyKeys } from '../idempotency.js';
-import { limitRate, type RateLimiter } from '../rate-limit.js';
+import { accountRateKey, limitRate, type RateLimiter } from '../rate-limit.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { bookingRoutes } from './booking.routes.js';
 import { carrierConfigRoutes } from './carrier-configs.routes.js';
@@ -22,7 +22,7 @@ export const merchantRoutes: FastifyPluginAsyncTypebox<{ limiter: RateLimiter }>
   limitRate(app, {
     limiter: options.limiter,
     perSecond: app.context.config.rateLimitPerSecond,
-    key: (request) => `account:${request.caller?.accountId}`,
+    key: (request) => accountRateKey(request.caller?.accountId as number),
   });
   acceptIdempotencyKeys(app);
   await app.register(carrierConfigRoutes);

@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
+import { fullShipment } from '../shipments/fixtures.js';
+
+/**
+ * v5.2 details answered before routing when the process keeps the answer (src/http/kept-details.ts), over real
+ * sockets: the router is not reached then, and the answer is the route's, byte for byte and header for header.
+ * A hook on every answer of the router notes what reached it.
+ */
+describe('shipment details answered before routing', () => {
+  let t: TestApp;
+  let base: string;
+  let acct: TestAccount;
+  let other: TestAccount;
+  const routed: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp({
+      setup: (app) =>
+        app.addHook('onSend', (request, _reply, payload, done) => {
+          routed.push(`${request.method} ${request.url}`);
+          done(null, payload);
+        }),
+    });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    acct = await t.account();
+    other = await t.account();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const create = async (shipmentId: string) => {
+    const res = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment(shipmentId));
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data.shipment_uuid as string;
+  };
+  const get = (path: string, token = acct.token, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+  const detailsPath = (uuid: string) => `/v5-2-0/shipment/details/?shipment_uuid=${uuid}`;
+  /** Whether answering `send` reached the router. */
+  const reachedRouter = async (send: () => Promise<Response>) => {
+    const before = routed.length;
+    const res = await send();
+    await res.arrayBuffer();
+    return routed.length > before;
+  };
+
+  it.skipIf(usingPostgres)('answers a kept shipment with the bytes and headers of the route', async () => {
+    const uuid = await create('KD-1');
+    const first = await get(detailsPath(uuid));
+    const firstBody = Buffer.from(await first.arrayBuffer());
+    const counted = async () => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      const line =
+        /^waybill_http_request_duration_seconds_count\{(?=[^}]*route="\/v5-2-0\/shipment\/details\/")(?=[^}]*status="200")[^}]*\} (\d+)$/m;
+      return Number(line.exec(text)?.[1]);
+    };
+    const countedBefore = await counted();
+    const before = routed.length;
+    const second = await get(detailsPath(uuid));
+    const secondBody = Buffer.from(await second.arrayBuffer());
+    expect(routed.length).toBe(before);
+    // Counted in the route's request durations, as a routed answer is.
+    expect(await counted()).toBe(countedBefore + 1);
+
+    expect(second.status).toBe(200);
+    expect(secondBody.equals(firstBody)).toBe(true);
+    expect(JSON.parse(secondBody.toString()).data.shipment_uuid).toBe(uuid);
+    expect([...second.headers.keys()]).toEqual([...first.headers.keys()]);
+    for (const name of ['content-type', 'content-length', 'ratelimit-limit', 'ratelimit-reset', 'connection', 'keep-alive']) {
+      expect(second.headers.get(name), name).toBe(first.headers.get(name));
+    }
+    expect(Number(second.headers.get('ratelimit-remaining'))).toBe(Number(first.headers.get('ratelimit-remaining')) - 1);
+    const ids = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it.skipIf(usingPostgres)('goes to the router once the shipment changed, and keeps the new answer', async () => {
+    const uuid = await create('KD-2');
+    await (await get(detailsPath(uuid))).arrayBuffer();
+    expect(await reachedRouter(() => get(detailsPath(uuid)))).toBe(false);
+
+    const update = await get(`/v5-2-0/shipment/update/?shipment_uuid=${uuid}`, acct.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'Changed since' }),
+    });
+    expect(update.status, await update.text()).toBe(200);
+    const after = await get(detailsPath(uuid));
+    expect((await after.json()).data.note).toBe('Changed since');
+    expect(await reachedRouter(() => get(detailsPath(uuid)))).toBe(false);
+    expect((await (await get(detailsPath(uuid))).json()).data.note).toBe('Changed since');
+  });
+
+  it.skipIf(usingPostgres)('answers at once what another process on the same data changed', async () => {
+    const uuid = await create('KD-3');
+    await (await get(detailsPath(uuid))).arrayBuffer();
+    expect(await reachedRouter(() => get(detailsPath(uuid)))).toBe(false);
+    const writer = await createTestApp({ env: { WAYBILL_DATA_DIR: t.config.dataDir } });
+    try {
+      const update = await writer.call(
+        acct.token,
+        'POST',
+        '/v5-2-0/shipment/update/',
+        { note: 'From the other process' },
+        { shipment_uuid: uuid },
+      );
+      expect(update.statusCode, update.body).toBe(200);
+    } finally {
+      await writer.close();
+    }
+    expect((await (await get(detailsPath(uuid))).json()).data.note).toBe('From the other process');
+  });
+
+  it("leaves every other request to the router, and never answers another account's shipment", async () => {
+    const uuid = await create('KD-4');
+    await (await get(detailsPath(uuid))).arrayBuffer();
+    const cases: Array<[string, () => Promise<Response>, number]> = [
+      ['upper case', () => get(detailsPath(uuid.toUpperCase())), 200],
+      ['another parameter', () => get(`${detailsPath(uuid)}&shipment_id=KD-4`), 200],
+      ['the v5 shape', () => get(`/v5/shipment/details/?shipment_uuid=${uuid}`), 200],
+      ['HEAD', () => get(detailsPath(uuid), acct.token, { method: 'HEAD' }), 200],
+      ['no token', () => fetch(`${base}${detailsPath(uuid)}`), 403],
+      ['a bad token', () => get(detailsPath(uuid), 'not-a-token'), 403],
+      ['another account', () => get(detailsPath(uuid), other.token), 404],
+    ];
+    for (const [what, send, status] of cases) {
+      const before = routed.length;
+      const res = await send();
+      expect(res.status, what).toBe(status);
+      await res.arrayBuffer();
+      expect(routed.slice(before), what).toHaveLength(1);
+    }
+  });
+});
+
+describe('the rate limit of details answered before routing', () => {
+  let t: TestApp;
+  let base: string;
+  let acct: TestAccount;
+  beforeAll(async () => {
+    // The manual clock stands still: every request falls in one second's budget of 3.
+    t = await createTestApp({ env: { WAYBILL_RATE_LIMIT_PER_SECOND: '3' } });
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    acct = await t.account();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('counts each request once, whether answered here or handed to the router, and refuses as the route does', async () => {
+    // Made through the router without a socket: it takes one request of this second's budget.
+    const created = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('KD-RL'));
+    expect(created.statusCode, created.body).toBe(200);
+    const path = `/v5-2-0/shipment/details/?shipment_uuid=${created.json().data.shipment_uuid}`;
+    const get = async () => {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${acct.token}` } });
+      return {
+        status: res.status,
+        remaining: res.headers.get('ratelimit-remaining'),
+        retryAfter: res.headers.get('retry-after'),
+        body: await res.json(),
+      };
+    };
+    // Not kept yet: counted, then answered by the route with the same decision.
+    expect(await get()).toMatchObject({ status: 200, remaining: '1', retryAfter: null });
+    // Kept (on the embedded database): counted and answered here.
+    expect(await get()).toMatchObject({ status: 200, remaining: '0', retryAfter: null });
+    expect(await get()).toMatchObject({ status: 429, remaining: '0', retryAfter: '1', body: { api_response: 429, message: 'Throttled' } });
+  });
+});
