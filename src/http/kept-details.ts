@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { bearerToken } from './auth.js';
-import { accountRateKey, countedRate, type RateLimiter } from './rate-limit.js';
+import { accountRateKey, countedRate, type RateDecision, type RateLimiter } from './rate-limit.js';
 import type { RequestDurations } from './request-durations.js';
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -52,14 +52,22 @@ export function answerKeptDetails(
       return route(request, response);
     }
     const started = performance.now();
-    const token = bearerToken(headers.authorization);
-    const caller = token === null ? null : auth.authenticateCached(token);
-    const uuid = url.slice(PREFIX.length);
-    if (!caller || !LOWERCASE_UUID.test(uuid)) return route(request, response);
-    const decision = hitNow(accountRateKey(caller.accountId), perSecond);
-    const json = decision.allowed ? shipmentReader.keptDetails(caller.accountId, uuid) : null;
-    if (!json) {
-      request[countedRate] = decision;
+    let decision: RateDecision | undefined;
+    let json: Buffer | null = null;
+    try {
+      const token = bearerToken(headers.authorization);
+      const caller = token === null ? null : auth.authenticateCached(token);
+      const uuid = url.slice(PREFIX.length);
+      if (caller && LOWERCASE_UUID.test(uuid)) {
+        decision = hitNow(accountRateKey(caller.accountId), perSecond);
+        if (decision.allowed) json = shipmentReader.keptDetails(caller.accountId, uuid);
+      }
+    } catch {
+      // Whatever failed here, the router answers as it would have (in the envelope, never a crash of the process).
+      json = null;
+    }
+    if (!json || !decision) {
+      if (decision) request[countedRate] = decision;
       return route(request, response);
     }
     // The route's headers, in its order: the request id (onRequest), the rate limit's, then the answer's own.

@@ -113,6 +113,25 @@ describe('shipment details answered before routing', () => {
     expect((await (await get(detailsPath(uuid))).json()).data.note).toBe('From the other process');
   });
 
+  it('hands the request to the router when looking for a kept answer fails', async () => {
+    const uuid = await create('KD-5');
+    await (await get(detailsPath(uuid))).arrayBuffer();
+    const reader = t.context.shipmentReader;
+    const keptDetails = reader.keptDetails;
+    reader.keptDetails = () => {
+      throw new Error('a failure while looking');
+    };
+    try {
+      const before = routed.length;
+      const res = await get(detailsPath(uuid));
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.shipment_uuid).toBe(uuid);
+      expect(routed.length).toBe(before + 1);
+    } finally {
+      reader.keptDetails = keptDetails;
+    }
+  });
+
   it("leaves every other request to the router, and never answers another account's shipment", async () => {
     const uuid = await create('KD-4');
     await (await get(detailsPath(uuid))).arrayBuffer();
