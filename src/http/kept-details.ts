@@ -34,7 +34,8 @@ export function answerKeptDetails(
   const { route, limiter, durations, requestId } = options;
   const { auth, shipmentReader, config } = app.context;
   const hitNow = limiter.hitNow?.bind(limiter);
-  // Routed requests are logged at debug level (ConciseRequestLog), and on HTTPS alone refused otherwise.
+  // Every request is routed when the rate limit is counted elsewhere (Redis: a promise per request) or when HTTPS
+  // is required (the router refuses plain HTTP).
   if (!hitNow || config.requireHttps) return route;
   const perSecond = config.rateLimitPerSecond;
   const log = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
@@ -47,6 +48,7 @@ export function answerKeptDetails(
       !url.startsWith(PREFIX) ||
       headers['content-length'] !== undefined ||
       headers['transfer-encoding'] !== undefined ||
+      // At debug level the router logs a line for each request (ConciseRequestLog).
       log.isLevelEnabled?.('debug')
     ) {
       return route(request, response);
