@@ -2,6 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
 import { fullShipment } from '../shipments/fixtures.js';
 
+/** Listens on the loopback by its host name, and answers the base URL a client would use: `http://localhost:<port>`. */
+async function listenByName(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: 'localhost' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening on a port');
+  return `http://localhost:${address.port}`;
+}
+
 /**
  * v5.2 details answered before routing when the process keeps the answer (src/http/kept-details.ts), over real
  * sockets: the router is not reached then, and the answer is the route's, byte for byte and header for header.
@@ -21,7 +29,7 @@ describe('shipment details answered before routing', () => {
           done(null, payload);
         }),
     });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = await listenByName(t);
     acct = await t.account();
     other = await t.account();
   });
@@ -161,7 +169,7 @@ describe('the rate limit of details answered before routing', () => {
   beforeAll(async () => {
     // The manual clock stands still: every request falls in one second's budget of 3.
     t = await createTestApp({ env: { WAYBILL_RATE_LIMIT_PER_SECOND: '3' } });
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = await listenByName(t);
     acct = await t.account();
   });
   afterAll(async () => {
