@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { bearerToken } from './auth.js';
 import { accountRateKey, countedRate, type RateDecision, type RateLimiter } from './rate-limit.js';
 import type { RequestDurations } from './request-durations.js';
+import { JSON_TYPE } from './shipment-reply.js';
 
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -10,7 +11,6 @@ const ROUTE = '/v5-2-0/shipment/details/';
 const PREFIX = `${ROUTE}?shipment_uuid=`;
 /** A UUID as the details route's validation leaves it: lowercase, without `urn:uuid:`. */
 const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The v5.2 details of a shipment answered before routing, when the answer is already in hand: most of a merchant's

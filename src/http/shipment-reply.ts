@@ -20,7 +20,7 @@ import { compileSerializer } from './serialization.js';
  * the rendering, and that buffer is used again for a later answer once this one is written (`AnswerBuffers`).
  */
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 const DATA_HEAD = Buffer.from(DETAILS_HEAD);
 const LIST_HEAD = Buffer.from(`${DETAILS_HEAD}[`);
 const COMMA = Buffer.from(',');
