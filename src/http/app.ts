@@ -18,7 +18,7 @@ import { answerClientError } from './client-errors.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { MemoryCredentialBackoff, RedisCredentialBackoff } from './credential-backoff.js';
 import { registerErrorHandling } from './errors.js';
-import { answerKeptDetails, type RequestHandler } from './kept-details.js';
+import { answerKept, type RequestHandler } from './kept-answers.js';
 import { redactUrl, withRedactedUrls } from './log-redaction.js';
 import { registerMetrics } from './metrics.js';
 import { decorateOpenApi } from './openapi.js';
@@ -39,7 +39,7 @@ import { registerValidation } from './validation.js';
 declare module 'fastify' {
   interface FastifyInstance {
     context: AppContext;
-    /** What the HTTP server calls for each request: the router, behind the kept details answer (kept-details.ts). */
+    /** What the HTTP server calls for each request: the router, behind the answers kept for the requests asked most (kept-answers.ts). */
     requestHandler: RequestHandler;
   }
 }
@@ -179,7 +179,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await app.register(consoleRoutes, { prefix: '/console', limiter, backoff });
   await app.register(returnsPortalRoutes, { backoff });
 
-  const requestHandler = answerKeptDetails(app, { route: app.routing, limiter, durations, requestId: nextRequestId });
+  const requestHandler = answerKept(app, { route: app.routing, limiter, durations, requestId: nextRequestId });
   if (requestHandler !== app.routing) {
     app.server.removeListener('request', app.routing);
     app.server.on('request', requestHandler);

@@ -4,7 +4,7 @@ import { RequestDurations } from './request-durations.js';
 
 /**
  * Prometheus metrics: request durations by route and status, plus the process defaults. Answers the durations,
- * for requests answered before routing (src/http/kept-details.ts) to be counted with their route's.
+ * for requests answered before routing (src/http/kept-answers.ts) to be counted with their route's.
  */
 export function registerMetrics(app: FastifyInstance): RequestDurations {
   const registry = new client.Registry();

@@ -109,7 +109,7 @@ export interface RateLimitOptions {
 }
 
 /**
- * A decision already counted for a request before it reached the router (src/http/kept-details.ts): the hook
+ * A decision already counted for a request before it reached the router (src/http/kept-answers.ts): the hook
  * answers by it instead of counting the request a second time.
  */
 export const countedRate = Symbol('waybill.counted-rate');

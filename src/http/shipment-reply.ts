@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import {
@@ -42,11 +43,16 @@ export function sendShipment(reply: FastifyReply, shipment: RenderedShipment): F
 
 /** `{"api_response":"200","data":[<shipment>,…],"next_page":…}` */
 export function sendShipmentPage(reply: FastifyReply, page: ShipmentPage): FastifyReply {
+  return reply.type(JSON_TYPE).send(shipmentPageAnswer(reply.raw, page));
+}
+
+/** The whole answer to a list page, in a buffer lent to `res` until it is written (`AnswerBuffers`). */
+export function shipmentPageAnswer(res: ServerResponse, page: ShipmentPage): Buffer {
   const parts: Uint8Array[] = [LIST_HEAD];
   for (const [i, shipment] of page.shipments.entries()) {
     if (i > 0) parts.push(COMMA);
     parts.push(...shipmentParts(shipment));
   }
   parts.push(Buffer.from(`],"next_page":${JSON.stringify(page.next_page)}}`));
-  return reply.type(JSON_TYPE).send(buffers.join(reply.raw, parts));
+  return buffers.join(res, parts);
 }

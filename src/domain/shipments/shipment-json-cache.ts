@@ -47,6 +47,24 @@ export class ShipmentJsonCache {
   }
 
   /**
+   * The kept renderings of these shipments in this shape, each made at the version given, when every one is kept
+   * (counted as hits); undefined, counting nothing, when one is not: the caller then takes the path that counts each.
+   */
+  getAll(shape: ShapeVersion, stamps: ReadonlyArray<{ id: number; version: number }>): Buffer[] | undefined {
+    const entries: Entry[] = new Array(stamps.length);
+    for (let i = 0; i < stamps.length; i++) {
+      const entry = this.entries.get(keyOf(shape, stamps[i].id));
+      if (!entry || entry.version !== stamps[i].version) return undefined;
+      entries[i] = entry;
+    }
+    this.hits += entries.length;
+    return entries.map((entry) => {
+      entry.used = true;
+      return entry.json;
+    });
+  }
+
+  /**
    * Keeps a rendering made from parts all read after the shipment's version was read as `version` (the parts are
    * then at least that version, and a later write bumps the version past it), or made from exactly what the
    * shipment held at `version` (a create's rows at 0: `ShipmentReader.keepCreated`).

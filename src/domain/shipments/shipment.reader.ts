@@ -112,6 +112,20 @@ export class ShipmentReader implements NewShipmentRenderings {
   }
 
   /**
+   * The account's first list page without filters, of `limit` shipments, when every shipment on it has its rendering
+   * kept at the version its stamp names: the page `list` would answer (the same stamps, read the same way). null when
+   * one is not kept: `list` then answers, and renders it.
+   */
+  async keptFirstPage(accountId: number, limit: number): Promise<ShipmentPage | null> {
+    if (!this.keeps) return null;
+    this.listed.note(accountId);
+    const { stamps, next_page } = await this.listPage(accountId, { limit });
+    const texts = this.cache.getAll('v5', stamps);
+    if (!texts) return null;
+    return { shipments: texts.map((json) => ({ version: 'v5', json, podUrl: null })), next_page };
+  }
+
+  /**
    * A shipment whose row the caller holds from a transaction that has committed, rendered from that row and parts
    * read now. Kept when the caller knows the version that transaction's writes left (`at`, read after its last write):
    * the row is that version and the parts at least that version, as the cache asks, so the details that follow
@@ -124,15 +138,15 @@ export class ShipmentReader implements NewShipmentRenderings {
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
   async list(caller: Caller, query: ListQuery): Promise<ShipmentPage> {
     this.listed.note(caller.accountId);
-    const { stamps, next_page } = await this.listPage(caller, query);
+    const { stamps, next_page } = await this.listPage(caller.accountId, query);
     return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
 
-  private async listPage(caller: Caller, query: ListQuery): Promise<{ stamps: ShipmentStamp[]; next_page: string | null }> {
+  private async listPage(accountId: number, query: ListQuery): Promise<{ stamps: ShipmentStamp[]; next_page: string | null }> {
     const cursor = query.next_page
       ? refuseOtherFilters(decodeCursor(query.next_page), query)
       : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
-    const stamps = await this.repos.shipments.listStamps(caller.accountId, cursor.filter, cursor.limit + 1, cursor.before);
+    const stamps = await this.repos.shipments.listStamps(accountId, cursor.filter, cursor.limit + 1, cursor.before);
     const page = stamps.slice(0, cursor.limit);
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
     const next =

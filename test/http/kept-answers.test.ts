@@ -10,8 +10,38 @@ async function listenByName(t: TestApp): Promise<string> {
   return `http://localhost:${address.port}`;
 }
 
+/** A test app listening by its host name, whose router notes each request it answers in `routed`. */
+async function appNotingRouted(): Promise<{ t: TestApp; base: string; routed: string[] }> {
+  const routed: string[] = [];
+  const t = await createTestApp({
+    setup: (app) =>
+      app.addHook('onSend', (request, _reply, payload, done) => {
+        routed.push(`${request.method} ${request.url}`);
+        done(null, payload);
+      }),
+  });
+  return { t, base: await listenByName(t), routed };
+}
+
+/** Sets the shipment's note to 'From the other process' through another service on the same data directory. */
+async function noteFromAnotherProcess(t: TestApp, acct: TestAccount, uuid: string): Promise<void> {
+  const writer = await createTestApp({ env: { WAYBILL_DATA_DIR: t.config.dataDir } });
+  try {
+    const update = await writer.call(
+      acct.token,
+      'POST',
+      '/v5-2-0/shipment/update/',
+      { note: 'From the other process' },
+      { shipment_uuid: uuid },
+    );
+    expect(update.statusCode, update.body).toBe(200);
+  } finally {
+    await writer.close();
+  }
+}
+
 /**
- * v5.2 details answered before routing when the process keeps the answer (src/http/kept-details.ts), over real
+ * v5.2 details answered before routing when the process keeps the answer (src/http/kept-answers.ts), over real
  * sockets: the router is not reached then, and the answer is the route's, byte for byte and header for header.
  * A hook on every answer of the router notes what reached it.
  */
@@ -20,16 +50,9 @@ describe('shipment details answered before routing', () => {
   let base: string;
   let acct: TestAccount;
   let other: TestAccount;
-  const routed: string[] = [];
+  let routed: string[];
   beforeAll(async () => {
-    t = await createTestApp({
-      setup: (app) =>
-        app.addHook('onSend', (request, _reply, payload, done) => {
-          routed.push(`${request.method} ${request.url}`);
-          done(null, payload);
-        }),
-    });
-    base = await listenByName(t);
+    ({ t, base, routed } = await appNotingRouted());
     acct = await t.account();
     other = await t.account();
   });
@@ -105,19 +128,7 @@ describe('shipment details answered before routing', () => {
     const uuid = await create('KD-3');
     await (await get(detailsPath(uuid))).arrayBuffer();
     expect(await reachedRouter(() => get(detailsPath(uuid)))).toBe(false);
-    const writer = await createTestApp({ env: { WAYBILL_DATA_DIR: t.config.dataDir } });
-    try {
-      const update = await writer.call(
-        acct.token,
-        'POST',
-        '/v5-2-0/shipment/update/',
-        { note: 'From the other process' },
-        { shipment_uuid: uuid },
-      );
-      expect(update.statusCode, update.body).toBe(200);
-    } finally {
-      await writer.close();
-    }
+    await noteFromAnotherProcess(t, acct, uuid);
     expect((await (await get(detailsPath(uuid))).json()).data.note).toBe('From the other process');
   });
 
@@ -195,5 +206,134 @@ describe('the rate limit of details answered before routing', () => {
     // Kept (on the embedded database): counted and answered here.
     expect(await get()).toMatchObject({ status: 200, remaining: '0', retryAfter: null });
     expect(await get()).toMatchObject({ status: 429, remaining: '0', retryAfter: '1', body: { api_response: 429, message: 'Throttled' } });
+  });
+});
+
+/**
+ * The list's first page answered before routing when every shipment on it is kept (src/http/kept-answers.ts), over
+ * real sockets: its stamps are read as the route reads them, and the answer is the route's, byte for byte.
+ */
+describe('list pages answered before routing', () => {
+  let t: TestApp;
+  let base: string;
+  let acct: TestAccount;
+  let other: TestAccount;
+  let routed: string[];
+  beforeAll(async () => {
+    ({ t, base, routed } = await appNotingRouted());
+    acct = await t.account();
+    other = await t.account();
+    for (const id of ['KL-1', 'KL-2', 'KL-3']) {
+      const res = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment(id));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = (path: string, token = acct.token) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  /** The answer to `path`, and whether it reached the router. */
+  const answer = async (path: string, token = acct.token) => {
+    const before = routed.length;
+    const res = await get(path, token);
+    const body = Buffer.from(await res.arrayBuffer());
+    return { res, body, routed: routed.length > before };
+  };
+  const ids = (body: Buffer) => (JSON.parse(body.toString()).data as Array<{ shipment_id: string }>).map((s) => s.shipment_id);
+
+  it('answers a kept page with the bytes and headers of the route, its next_page included', async () => {
+    for (const path of ['/v5/shipment/list/?limit=2', '/v5/shipment/list/']) {
+      const first = await answer(path);
+      expect(first.routed, path).toBe(true);
+      const second = await answer(path);
+      expect(second.routed, path).toBe(false);
+      expect(second.res.status).toBe(200);
+      expect(second.body.equals(first.body), path).toBe(true);
+      expect([...second.res.headers.keys()]).toEqual([...first.res.headers.keys()]);
+      for (const name of ['content-type', 'content-length', 'ratelimit-limit', 'ratelimit-reset']) {
+        expect(second.res.headers.get(name), name).toBe(first.res.headers.get(name));
+      }
+      expect(second.res.headers.get('x-request-id')).not.toBe(first.res.headers.get('x-request-id'));
+    }
+    const page = JSON.parse((await answer('/v5/shipment/list/?limit=2')).body.toString());
+    expect(page.data.map((s: { shipment_id: string }) => s.shipment_id)).toEqual(['KL-3', 'KL-2']);
+    // The cursor it hands out reaches the rest through the router.
+    const rest = await answer(`/v5/shipment/list/?next_page=${page.next_page}`);
+    expect(rest.routed).toBe(true);
+    expect(ids(rest.body)).toEqual(['KL-1']);
+  });
+
+  it('shows a shipment created or changed since, at once', async () => {
+    await answer('/v5/shipment/list/?limit=3');
+    const created = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('KL-4'));
+    expect(created.statusCode, created.body).toBe(200);
+    const afterCreate = await answer('/v5/shipment/list/?limit=3');
+    expect(ids(afterCreate.body)).toEqual(['KL-4', 'KL-3', 'KL-2']);
+
+    const uuid = created.json().data.shipment_uuid as string;
+    const update = await t.call(acct.token, 'POST', '/v5-2-0/shipment/update/', { note: 'Changed since' }, { shipment_uuid: uuid });
+    expect(update.statusCode, update.body).toBe(200);
+    const afterUpdate = await answer('/v5/shipment/list/?limit=3');
+    expect(JSON.parse(afterUpdate.body.toString()).data[0].note).toBe('Changed since');
+    // Rendered by the router once, then kept.
+    expect((await answer('/v5/shipment/list/?limit=3')).routed).toBe(false);
+  });
+
+  it.skipIf(usingPostgres)('shows at once what another process on the same data changed', async () => {
+    const path = '/v5/shipment/list/?limit=1';
+    await answer(path);
+    const kept = await answer(path);
+    expect(kept.routed).toBe(false);
+    const uuid = JSON.parse(kept.body.toString()).data[0].shipment_uuid as string;
+    await noteFromAnotherProcess(t, acct, uuid);
+    expect(JSON.parse((await answer(path)).body.toString()).data[0].note).toBe('From the other process');
+  });
+
+  it("leaves every other list request to the router, and never answers another account's page", async () => {
+    await answer('/v5/shipment/list/?limit=2');
+    expect((await answer('/v5/shipment/list/?limit=2')).routed).toBe(false);
+    const cases: Array<[string, string, number, string?]> = [
+      ['a leading zero', '/v5/shipment/list/?limit=02', 200],
+      ['a limit too large', '/v5/shipment/list/?limit=101', 400],
+      ['a limit of zero', '/v5/shipment/list/?limit=0', 400],
+      ['a filter', '/v5/shipment/list/?limit=2&shipment_id=KL-1', 200],
+      ['the limit twice', '/v5/shipment/list/?limit=2&limit=3', 400],
+      ['a bad token', '/v5/shipment/list/?limit=2', 403, 'not-a-token'],
+    ];
+    for (const [what, path, status, token] of cases) {
+      const { res, routed: reached } = await answer(path, token ?? acct.token);
+      expect(res.status, what).toBe(status);
+      expect(reached, what).toBe(true);
+    }
+    // Another account has no shipments: its page is the router's 404, twice.
+    for (let i = 0; i < 2; i++) {
+      const { res, body, routed: reached } = await answer('/v5/shipment/list/?limit=2', other.token);
+      expect(res.status).toBe(404);
+      expect(reached).toBe(true);
+      expect(body.toString()).not.toContain('KL-');
+    }
+  });
+
+  it('hands the request to the router when reading the page fails', async () => {
+    const path = '/v5/shipment/list/?limit=2';
+    await answer(path);
+    const reader = t.context.shipmentReader;
+    const keptFirstPage = reader.keptFirstPage;
+    try {
+      reader.keptFirstPage = () => {
+        throw new Error('a failure while looking');
+      };
+      const thrown = await answer(path);
+      expect(thrown.res.status).toBe(200);
+      expect(thrown.routed).toBe(true);
+      reader.keptFirstPage = () => Promise.reject(new Error('a failed read'));
+      const rejected = await answer(path);
+      expect(rejected.res.status).toBe(200);
+      expect(ids(rejected.body)).toHaveLength(2);
+      expect(rejected.routed).toBe(true);
+    } finally {
+      reader.keptFirstPage = keptFirstPage;
+    }
   });
 });
