@@ -69,11 +69,11 @@ export async function writeSimulatedHistory(
         const pending = shipmentRow(accountId, shipment);
         const stored = eventsOf(shipment);
         const latest = stored.at(-1)?.phase_key ?? null;
-        const { changes } = eventChanges({ ...storedShipment(pending), id: 0 }, stored.length, latest, now);
+        const { changes } = eventChanges(storedShipment(pending, 0), stored.length, latest, now);
         return { row: { ...pending, ...(changes ?? {}) }, stored };
       });
       const inserted = await trx.shipments.insertMany(prepared.map((p) => p.row));
-      const rows: ShipmentRow[] = prepared.map((p, k) => ({ ...storedShipment(p.row), id: inserted[k].id }));
+      const rows: ShipmentRow[] = prepared.map((p, k) => storedShipment(p.row, inserted[k].id));
       const created = await storeEventsOf(
         trx,
         rows.map((shipment, k) => ({ shipment, events: prepared[k].stored })),

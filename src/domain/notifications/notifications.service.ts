@@ -216,9 +216,8 @@ function sampleValues(
 /** A shipment that exists only to fill a preview of an account without any. */
 function placeholderShipment(accountId: number): ShipmentRow {
   const now = new Date(0).toISOString();
-  return {
-    id: 0,
-    ...storedShipment({
+  return storedShipment(
+    {
       account_id: accountId,
       shipment_uuid: '00000000-0000-4000-8000-000000000000',
       shipment_id: 'ORDER-1001',
@@ -229,6 +228,7 @@ function placeholderShipment(accountId: number): ShipmentRow {
       body: '{}',
       created_at: now,
       updated_at: now,
-    }),
-  };
+    },
+    0,
+  );
 }
