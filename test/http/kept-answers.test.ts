@@ -10,8 +10,10 @@ async function listenByName(t: TestApp): Promise<string> {
   return `http://localhost:${address.port}`;
 }
 
-/** A test app listening by its host name, whose router notes each request it answers in `routed`. */
-async function appNotingRouted(): Promise<{ t: TestApp; base: string; routed: string[] }> {
+/**
+ * A test app listening by its host name, whose router notes each request it answers in `routed`, with two accounts.
+ */
+async function appNotingRouted(): Promise<{ t: TestApp; base: string; routed: string[]; acct: TestAccount; other: TestAccount }> {
   const routed: string[] = [];
   const t = await createTestApp({
     setup: (app) =>
@@ -20,7 +22,7 @@ async function appNotingRouted(): Promise<{ t: TestApp; base: string; routed: st
         done(null, payload);
       }),
   });
-  return { t, base: await listenByName(t), routed };
+  return { t, base: await listenByName(t), routed, acct: await t.account(), other: await t.account() };
 }
 
 /** Sets the shipment's note to 'From the other process' through another service on the same data directory. */
@@ -52,9 +54,7 @@ describe('shipment details answered before routing', () => {
   let other: TestAccount;
   let routed: string[];
   beforeAll(async () => {
-    ({ t, base, routed } = await appNotingRouted());
-    acct = await t.account();
-    other = await t.account();
+    ({ t, base, routed, acct, other } = await appNotingRouted());
   });
   afterAll(async () => {
     await t.close();
@@ -220,9 +220,7 @@ describe('list pages answered before routing', () => {
   let other: TestAccount;
   let routed: string[];
   beforeAll(async () => {
-    ({ t, base, routed } = await appNotingRouted());
-    acct = await t.account();
-    other = await t.account();
+    ({ t, base, routed, acct, other } = await appNotingRouted());
     for (const id of ['KL-1', 'KL-2', 'KL-3']) {
       const res = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment(id));
       expect(res.statusCode, res.body).toBe(200);
