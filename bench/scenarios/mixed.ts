@@ -108,6 +108,7 @@ interface ServiceCounters {
   hits: number;
   misses: number;
   headsUnread: number;
+  firstPagesUnread: number;
   /** SQLite only (0 on PostgreSQL). */
   transactions: number;
   commits: number;
@@ -123,9 +124,10 @@ async function renderCounters(url: string): Promise<ServiceCounters | null> {
     const misses = value('miss');
     const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
     const headsUnread = total('waybill_shipment_heads_unread_total');
+    const firstPagesUnread = total('waybill_list_first_pages_unread_total');
     const transactions = total('waybill_sqlite_transactions_total');
     const commits = total('waybill_sqlite_commits_total');
-    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread, transactions, commits } : null;
+    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread, firstPagesUnread, transactions, commits } : null;
   } catch {
     return null;
   }
@@ -262,6 +264,7 @@ export const mixed: Scenario = {
                   hits: after.hits - before.hits,
                   misses: after.misses - before.misses,
                   headsUnread: after.headsUnread - before.headsUnread,
+                  firstPagesUnread: after.firstPagesUnread - before.firstPagesUnread,
                   transactions: after.transactions - before.transactions,
                   commits: after.commits - before.commits,
                 }
@@ -300,7 +303,7 @@ export const mixed: Scenario = {
         const goal = goalOf(point);
         const kept = point.renderings;
         const renderings = kept
-          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details and ${kept.firstPagesUnread.toLocaleString('en-US')} list pages found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
           : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)

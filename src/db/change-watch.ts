@@ -20,4 +20,10 @@ export interface ChangeWatch {
    * shipment `rowId` since (its row, its version, its deletion; written includes not yet committed or rolled back).
    */
   unchangedSince(mark: ChangeMark, rowId: number): boolean;
+  /**
+   * True only when no commit of another connection happened since `mark`, this process made no shipment of the
+   * account since (nor moved one into it), and wrote none of the shipments `rowIds` since: what the account's list
+   * reads from its newest shipments down to the last of `rowIds` is then as it was.
+   */
+  accountUnchangedSince(mark: ChangeMark, accountId: number, rowIds: readonly number[]): boolean;
 }

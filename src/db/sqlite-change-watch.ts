@@ -1,7 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { ChangeMark, ChangeWatch } from './change-watch.js';
 
-/** Shipments whose last write is remembered; beyond it the list starts over and every earlier mark is void. */
+/** Shipments (and accounts) whose last write is remembered; beyond it the list starts over and every earlier mark is void. */
 const REMEMBERED = 100_000;
 
 /**
@@ -10,7 +10,8 @@ const REMEMBERED = 100_000;
  *   `PRAGMA data_version`, which changes with each of them and never with this connection's own;
  * - this connection's own writes by temporary triggers (this connection's alone, never in the file) that note
  *   the shipment of every update or delete of `shipments` and of `shipment_versions` (which every write a
- *   rendering shows bumps, 0026) as the statement runs, before its commit.
+ *   rendering shows bumps, 0026), and the account of every shipment inserted (or given another account), as the
+ *   statement runs, before its commit.
  *
  * The triggers are made at the first mark, once the tables exist (after migrations); until then, and after a
  * failed sync (no answer may be given then: WalSync), there is no mark.
@@ -20,6 +21,8 @@ export class SqliteChangeWatch implements ChangeWatch {
   /** Marks taken before this are void (the remembered writes were forgotten). */
   private forgotten = 0;
   private readonly lastWrite = new Map<number, number>();
+  /** The last shipment made in (or moved into) each account, as a count of writes. */
+  private readonly lastInsert = new Map<number, number>();
   private dataVersion: SqliteDatabase.Statement | null = null;
 
   constructor(
@@ -42,6 +45,12 @@ export class SqliteChangeWatch implements ChangeWatch {
     );
   }
 
+  accountUnchangedSince(mark: ChangeMark, accountId: number, rowIds: readonly number[]): boolean {
+    if (mark.written < this.forgotten || (this.lastInsert.get(accountId) ?? 0) > mark.written) return false;
+    for (const rowId of rowIds) if ((this.lastWrite.get(rowId) ?? 0) > mark.written) return false;
+    return !this.failed() && this.readDataVersion() === mark.dataVersion;
+  }
+
   /** null when it cannot be read now (the connection busy with a statement): nothing is taken as unchanged then. */
   private readDataVersion(): number | null {
     try {
@@ -53,10 +62,18 @@ export class SqliteChangeWatch implements ChangeWatch {
 
   private noteWrite(rowId: number): void {
     this.lastWrite.set(rowId, ++this.written);
-    if (this.lastWrite.size > REMEMBERED) {
-      this.lastWrite.clear();
-      this.forgotten = this.written;
-    }
+    if (this.lastWrite.size > REMEMBERED) this.forget();
+  }
+
+  private noteInsert(accountId: number): void {
+    this.lastInsert.set(accountId, ++this.written);
+    if (this.lastInsert.size > REMEMBERED) this.forget();
+  }
+
+  private forget(): void {
+    this.lastWrite.clear();
+    this.lastInsert.clear();
+    this.forgotten = this.written;
   }
 
   private watching(): boolean {
@@ -73,6 +90,10 @@ export class SqliteChangeWatch implements ChangeWatch {
         this.noteWrite(Number(rowId));
         return null;
       });
+      this.raw.function('waybill_shipment_made', { deterministic: false }, (accountId: unknown) => {
+        this.noteInsert(Number(accountId));
+        return null;
+      });
       const note = (row: string) => `select waybill_shipment_written(${row}.id);`;
       const noteVersion = (row: string) => `select waybill_shipment_written(${row}.shipment_row_id);`;
       this.raw.exec(`
@@ -80,6 +101,8 @@ export class SqliteChangeWatch implements ChangeWatch {
         create temp trigger if not exists waybill_watch_shipment_delete after delete on main.shipments begin ${note('old')} end;
         create temp trigger if not exists waybill_watch_version_update after update on main.shipment_versions begin ${noteVersion('old')} ${noteVersion('new')} end;
         create temp trigger if not exists waybill_watch_version_delete after delete on main.shipment_versions begin ${noteVersion('old')} end;
+        create temp trigger if not exists waybill_watch_shipment_insert after insert on main.shipments begin select waybill_shipment_made(new.account_id); end;
+        create temp trigger if not exists waybill_watch_shipment_account after update of account_id on main.shipments begin select waybill_shipment_made(new.account_id); end;
       `);
     } catch {
       // A read-only file, or the connection busy with a statement: every read is made, and the next mark tries again.

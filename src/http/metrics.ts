@@ -46,6 +46,15 @@ export function registerMetrics(app: FastifyInstance): RequestDurations {
       this.inc(app.context.shipmentReader.headsUnread);
     },
   });
+  new client.Counter({
+    name: 'waybill_list_first_pages_unread_total',
+    help: 'First list pages found without a read, nothing having changed them since they were last read',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(app.context.shipmentReader.firstPagesUnread);
+    },
+  });
   // The embedded database's commit window, as this process was started: `serve --workers N` gives its processes 0
   // unless told otherwise.
   const commitWindowMs = app.context.database.commitWindowMs;

@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
 import { fullShipment } from '../shipments/fixtures.js';
@@ -333,5 +335,118 @@ describe('list pages answered before routing', () => {
     } finally {
       reader.keptFirstPage = keptFirstPage;
     }
+  });
+});
+
+/**
+ * A first list page answered again without reading its stamps (FirstPageMemo) while nothing can have changed it:
+ * embedded SQLite alone, which tells commits of other connections apart from this process's own writes.
+ */
+describe.skipIf(usingPostgres)('list pages kept without a read', () => {
+  let t: TestApp;
+  let base: string;
+  let acct: TestAccount;
+  let other: TestAccount;
+  beforeAll(async () => {
+    ({ t, base, acct, other } = await appNotingRouted());
+    for (const id of ['KM-1', 'KM-2', 'KM-3']) {
+      const res = await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment(id));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const path = '/v5/shipment/list/?limit=2';
+  const unread = async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    return Number(/^waybill_list_first_pages_unread_total (\d+)$/m.exec(text)?.[1]);
+  };
+  /** The page's shipment_ids and next_page, and whether it was answered without a read. */
+  const page = async (token = acct.token) => {
+    const before = await unread();
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(res.status, body.toString()).toBe(200);
+    const json = JSON.parse(body.toString()) as { data: Array<{ shipment_id: string }>; next_page: string | null };
+    return { body, ids: json.data.map((s) => s.shipment_id), next: json.next_page, unread: (await unread()) > before };
+  };
+  const create = async (token: string, id: string) => {
+    const res = await t.call(token, 'POST', '/v5/shipment/', fullShipment(id));
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const rowIdOf = async (shipmentId: string) =>
+    Number(
+      (await t.context.database.db.selectFrom('shipments').select('id').where('shipment_id', '=', shipmentId).executeTakeFirstOrThrow()).id,
+    );
+
+  const accountIdOf = async (account: TestAccount) =>
+    Number(
+      (
+        await t.context.database.db
+          .selectFrom('accounts')
+          .select('id')
+          .where('account_uuid', '=', account.accountUuid)
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+
+  it('answers a page asked again without a read, with the same bytes, until a shipment is made in its account', async () => {
+    const first = await page();
+    const again = await page();
+    expect(again.unread).toBe(true);
+    expect(again.body.equals(first.body)).toBe(true);
+    // Another account's create leaves it as it is.
+    await create(other.token, 'KM-OTHER');
+    expect((await page()).unread).toBe(true);
+
+    await create(acct.token, 'KM-4');
+    const afterCreate = await page();
+    expect(afterCreate.unread).toBe(false);
+    expect(afterCreate.ids).toEqual(['KM-4', 'KM-3']);
+    expect((await page()).unread).toBe(true);
+  });
+
+  it('reads again when the shipment after the page is deleted, which ends the page', async () => {
+    await create(acct.token, 'KM-5');
+    // KM-5, KM-4 on the page; KM-3 read to tell that a next page exists.
+    const first = await page();
+    expect(first.ids).toEqual(['KM-5', 'KM-4']);
+    expect(first.next).not.toBeNull();
+    expect((await page()).unread).toBe(true);
+    // Everything after the page goes, written by this process's own connection.
+    await sql`delete from shipments where account_id = ${await accountIdOf(acct)} and shipment_id not in ('KM-5', 'KM-4')`.execute(
+      t.context.database.db,
+    );
+    const after = await page();
+    expect(after.unread).toBe(false);
+    expect(after.ids).toEqual(['KM-5', 'KM-4']);
+    expect(after.next).toBeNull();
+  });
+
+  it('reads again when a shipment is moved into the account', async () => {
+    await create(other.token, 'KM-MOVED');
+    await page();
+    expect((await page()).unread).toBe(true);
+    await sql`update shipments set account_id = ${await accountIdOf(acct)} where id = ${await rowIdOf('KM-MOVED')}`.execute(
+      t.context.database.db,
+    );
+    const after = await page();
+    expect(after.unread).toBe(false);
+    expect(after.ids).toEqual(['KM-MOVED', 'KM-5']);
+  });
+
+  it('reads again after a commit of another connection to the same file', async () => {
+    await page();
+    expect((await page()).unread).toBe(true);
+    const file = new Database(`${t.config.dataDir}/waybill.sqlite`);
+    try {
+      file.prepare('update shipment_versions set version = version + 1 where shipment_row_id = ?').run(await rowIdOf('KM-MOVED'));
+    } finally {
+      file.close();
+    }
+    expect((await page()).unread).toBe(false);
+    expect((await page()).unread).toBe(true);
   });
 });

@@ -61,6 +61,7 @@ describe('the kept heads drop the oldest unanswered first', () => {
   const unchanged: ChangeWatch = {
     mark: () => ({ dataVersion: 1, written: 0 }) as unknown as ChangeMark,
     unchangedSince: () => true,
+    accountUnchangedSince: () => true,
   } as unknown as ChangeWatch;
 
   it('spares a head answered since it was kept, and reads again the one dropped', async () => {

@@ -7,6 +7,7 @@ import type { ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { NotFoundError } from '../errors.js';
+import { type FirstPage, FirstPageMemo } from './first-page-memo.js';
 import { decodeCursor, encodeCursor, filterFrom, refuseOtherFilters } from './list-cursor.js';
 import { ListedLately } from './listed-lately.js';
 import { keptRendering, type RenderedShipment, type ShipmentPage } from './rendered-shipment.js';
@@ -42,6 +43,8 @@ export class ShipmentReader implements NewShipmentRenderings {
   private readonly keeps: boolean;
   /** The accounts this process has answered a list page for in the last 15 minutes. */
   private readonly listed: ListedLately;
+  /** First list pages kept while the database tells nothing changed them, when it can tell and renderings are kept. */
+  private readonly firstPages: FirstPageMemo | null;
 
   constructor(
     private readonly repos: Repositories,
@@ -57,11 +60,17 @@ export class ShipmentReader implements NewShipmentRenderings {
     this.cache = new ShipmentJsonCache(cacheBytes);
     this.keeps = cacheBytes > 0;
     this.heads = changes && cacheBytes > 0 ? new ShipmentHeadMemo(repos.shipments, changes) : repos.shipments;
+    this.firstPages = changes && cacheBytes > 0 ? new FirstPageMemo(changes) : null;
   }
 
   /** Heads answered without a read since start (metrics). */
   get headsUnread(): number {
     return this.heads instanceof ShipmentHeadMemo ? this.heads.hits : 0;
+  }
+
+  /** First list pages answered without a read since start (metrics). */
+  get firstPagesUnread(): number {
+    return this.firstPages?.hits ?? 0;
   }
 
   /** The same reader keeping nothing, so every shipment is read and rendered anew (what the cache is checked against). */
@@ -119,10 +128,18 @@ export class ShipmentReader implements NewShipmentRenderings {
   async keptFirstPage(accountId: number, limit: number): Promise<ShipmentPage | null> {
     if (!this.keeps) return null;
     this.listed.note(accountId);
-    const { stamps, next_page } = await this.listPage(accountId, { limit });
+    const { stamps, next_page } = this.firstPages?.get(accountId, limit) ?? (await this.readFirstPage(accountId, limit));
     const texts = this.cache.getAll('v5', stamps);
     if (!texts) return null;
     return { shipments: texts.map((json) => ({ version: 'v5', json, podUrl: null })), next_page };
+  }
+
+  /** The account's first page read now, and kept when the database can tell later that nothing changed it. */
+  private async readFirstPage(accountId: number, limit: number): Promise<FirstPage> {
+    const mark = this.firstPages?.mark() ?? null;
+    const { stamps, next_page, read } = await this.listPage(accountId, { limit });
+    if (mark) this.firstPages?.keep(accountId, limit, mark, { stamps, next_page }, read);
+    return { stamps, next_page };
   }
 
   /**
@@ -142,7 +159,8 @@ export class ShipmentReader implements NewShipmentRenderings {
     return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
 
-  private async listPage(accountId: number, query: ListQuery): Promise<{ stamps: ShipmentStamp[]; next_page: string | null }> {
+  /** A page of stamps, the link to the next, and the ids of every shipment read for them (the page's and the next one). */
+  private async listPage(accountId: number, query: ListQuery): Promise<FirstPage & { read: number[] }> {
     const cursor = query.next_page
       ? refuseOtherFilters(decodeCursor(query.next_page), query)
       : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
@@ -151,7 +169,7 @@ export class ShipmentReader implements NewShipmentRenderings {
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
     const next =
       stamps.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
-    return { stamps: page, next_page: next };
+    return { stamps: page, next_page: next, read: stamps.map((stamp) => stamp.id) };
   }
 
   /**
