@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { ShipmentPage } from '../domain/shipments/rendered-shipment.js';
 import { bearerToken } from './auth.js';
+import { KeptPageAnswers } from './kept-page-answers.js';
 import { accountRateKey, countedRate, type RateDecision, type RateLimiter } from './rate-limit.js';
 import type { RequestDurations } from './request-durations.js';
 import { JSON_TYPE, shipmentPageAnswer } from './shipment-reply.js';
@@ -67,6 +68,7 @@ export function answerKept(
   // is required (the router refuses plain HTTP).
   if (!hitNow || config.requireHttps) return route;
   const perSecond = config.rateLimitPerSecond;
+  const pageAnswers = new KeptPageAnswers();
   const log = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
 
   /** The route's headers, in its order: the request id (onRequest), the rate limit's, then the answer's own. */
@@ -91,12 +93,13 @@ export function answerKept(
     response: ServerResponse,
     decision: RateDecision,
     page: ShipmentPage | null,
+    key: string,
     started: number,
   ) => {
     if (!page) return toRoute(request, response, decision);
     let json: Buffer;
     try {
-      json = shipmentPageAnswer(response, page);
+      json = pageAnswers.answer(key, page) ?? shipmentPageAnswer(response, page);
     } catch {
       return toRoute(request, response, decision);
     }
@@ -118,6 +121,7 @@ export function answerKept(
     let decision: RateDecision | undefined;
     let details: Buffer | null = null;
     let page: Promise<ShipmentPage | null> | null = null;
+    let pageKey = '';
     try {
       const token = bearerToken(headers.authorization);
       const caller = token === null ? null : auth.authenticateCached(token);
@@ -125,7 +129,10 @@ export function answerKept(
         decision = hitNow(accountRateKey(caller.accountId), perSecond);
         if (decision.allowed) {
           if (kept.kind === 'details') details = shipmentReader.keptDetails(caller.accountId, kept.uuid);
-          else page = shipmentReader.keptFirstPage(caller.accountId, kept.limit);
+          else {
+            page = shipmentReader.keptFirstPage(caller.accountId, kept.limit);
+            pageKey = `${caller.accountId}:${kept.limit}`;
+          }
         }
       }
     } catch {
@@ -139,7 +146,7 @@ export function answerKept(
       // A page whose stamps could not be read (an empty page, a failed read) is the router's to answer.
       page
         .then(
-          (answer) => sendPage(request, response, counted, answer, started),
+          (answer) => sendPage(request, response, counted, answer, pageKey, started),
           () => toRoute(request, response, counted),
         )
         .catch((error: unknown) => {

@@ -48,11 +48,20 @@ export function sendShipmentPage(reply: FastifyReply, page: ShipmentPage): Fasti
 
 /** The whole answer to a list page, in a buffer lent to `res` until it is written (`AnswerBuffers`). */
 export function shipmentPageAnswer(res: ServerResponse, page: ShipmentPage): Buffer {
+  return buffers.join(res, pageParts(page));
+}
+
+/** The whole answer to a list page, in a buffer of its own that nothing writes into again (`KeptPageAnswers`). */
+export function shipmentPageBytes(page: ShipmentPage): Buffer {
+  return Buffer.concat(pageParts(page));
+}
+
+function pageParts(page: ShipmentPage): Uint8Array[] {
   const parts: Uint8Array[] = [LIST_HEAD];
   for (const [i, shipment] of page.shipments.entries()) {
     if (i > 0) parts.push(COMMA);
     parts.push(...shipmentParts(shipment));
   }
   parts.push(Buffer.from(`],"next_page":${JSON.stringify(page.next_page)}}`));
-  return buffers.join(res, parts);
+  return parts;
 }

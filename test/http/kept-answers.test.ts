@@ -408,6 +408,27 @@ describe.skipIf(usingPostgres)('list pages kept without a read', () => {
     expect((await page()).unread).toBe(true);
   });
 
+  it('answers a page asked for again and again with the bytes of the route, and a change at once', async () => {
+    const first = await page();
+    for (let i = 0; i < 4; i++) expect((await page()).body.equals(first.body)).toBe(true);
+    const [latest] = JSON.parse(first.body.toString()).data as Array<{ shipment_uuid: string }>;
+    const update = await t.call(
+      acct.token,
+      'POST',
+      '/v5/shipment/update/',
+      { note: 'Asked again' },
+      { shipment_uuid: latest.shipment_uuid },
+    );
+    expect(update.statusCode, update.body).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      const after = await page();
+      expect(JSON.parse(after.body.toString()).data[0].note).toBe('Asked again');
+      expect(after.ids).toEqual(first.ids);
+    }
+    const routed = await t.call(acct.token, 'GET', path.replace(/\?.*$/, ''), undefined, { limit: '2' });
+    expect(Buffer.from(routed.rawPayload).equals((await page()).body)).toBe(true);
+  });
+
   it('reads again when the shipment after the page is deleted, which ends the page', async () => {
     await create(acct.token, 'KM-5');
     // KM-5, KM-4 on the page; KM-3 read to tell that a next page exists.
