@@ -138,7 +138,14 @@ export class ShipmentReader implements NewShipmentRenderings {
   private async readFirstPage(accountId: number, limit: number): Promise<FirstPage> {
     const mark = this.firstPages?.mark() ?? null;
     const { stamps, next_page, read } = await this.listPage(accountId, { limit });
-    if (mark) this.firstPages?.keep(accountId, limit, mark, { stamps, next_page }, read);
+    if (mark)
+      this.firstPages?.keep(
+        accountId,
+        limit,
+        mark,
+        { stamps, next_page },
+        read.map((stamp) => stamp.id),
+      );
     return { stamps, next_page };
   }
 
@@ -159,8 +166,8 @@ export class ShipmentReader implements NewShipmentRenderings {
     return { shipments: await this.renderStamps(stamps, 'v5', null), next_page };
   }
 
-  /** A page of stamps, the link to the next, and the ids of every shipment read for them (the page's and the next one). */
-  private async listPage(accountId: number, query: ListQuery): Promise<FirstPage & { read: number[] }> {
+  /** A page of stamps, the link to the next, and every stamp read for them (the page's and the next one's). */
+  private async listPage(accountId: number, query: ListQuery): Promise<FirstPage & { read: ShipmentStamp[] }> {
     const cursor = query.next_page
       ? refuseOtherFilters(decodeCursor(query.next_page), query)
       : { before: null, limit: query.limit ?? 20, filter: filterFrom(query) };
@@ -169,7 +176,7 @@ export class ShipmentReader implements NewShipmentRenderings {
     if (page.length === 0) throw new NotFoundError('No shipments match the filters');
     const next =
       stamps.length > cursor.limit ? encodeCursor({ before: page[page.length - 1].id, limit: cursor.limit, filter: cursor.filter }) : null;
-    return { stamps: page, next_page: next, read: stamps.map((stamp) => stamp.id) };
+    return { stamps: page, next_page: next, read: stamps };
   }
 
   /**
