@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { type ChildServer, childEnv, freePort, type Measurement, startChild } from './harness.js';
 
@@ -49,11 +50,21 @@ export interface Service extends ChildServer {
 }
 
 /**
- * V8 flags to start the service with, to compare settings (BENCH_SERVICE_FLAGS, space-separated, e.g.
- * `--max-semi-space-size=64`); none by default, as `npm start` runs it.
+ * Node's flags for the service: those `npm start` gives it (package.json's start script), so that the bench runs
+ * what ships, then BENCH_SERVICE_FLAGS (space-separated, e.g. `--max-semi-space-size=64`, or
+ * `--v8-pool-size=4` for Node's default pool) to compare settings: of a flag given twice, the last counts.
  */
 function serviceFlags(): string[] {
-  return (process.env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  return [...startScriptFlags(), ...(process.env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+}
+
+/** The flags package.json's start script passes to node before `dist/main.js`. */
+export function startScriptFlags(packageFile = path.resolve(import.meta.dirname, '..', 'package.json')): string[] {
+  const script: string = JSON.parse(fs.readFileSync(packageFile, 'utf8')).scripts.start;
+  const words = script.trim().split(/\s+/);
+  const main = words.indexOf('dist/main.js');
+  if (words[0] !== 'node' || main < 0) throw new Error(`package.json's start script is not "node [flags] dist/main.js …": ${script}`);
+  return words.slice(1, main);
 }
 
 /**
