@@ -59,7 +59,8 @@ function serviceFlags(): string[] {
 }
 
 /** The flags package.json's start script passes to node before `dist/main.js`. */
-export function startScriptFlags(packageFile = path.resolve(import.meta.dirname, '..', 'package.json')): string[] {
+function startScriptFlags(): string[] {
+  const packageFile = path.resolve(import.meta.dirname, '..', 'package.json');
   const script: string = JSON.parse(fs.readFileSync(packageFile, 'utf8')).scripts.start;
   const words = script.trim().split(/\s+/);
   const main = words.indexOf('dist/main.js');

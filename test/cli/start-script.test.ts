@@ -5,12 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const startScript: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-
+const words = startScript.trim().split(/\s+/);
 /** The node flags of the start script, before `dist/main.js`. */
-function startFlags(): string[] {
-  const words = startScript.trim().split(/\s+/);
-  return words.slice(1, words.indexOf('dist/main.js'));
-}
+const startFlags = words.slice(1, words.indexOf('dist/main.js'));
 
 /** Threads of a node process started with `flags`, once it has run some code (V8's workers start with the process). */
 function threadsWith(flags: string[]): number {
@@ -23,16 +20,15 @@ function threadsWith(flags: string[]): number {
 
 describe('npm start', () => {
   it('runs the service with node and its flags, then dist/main.js start', () => {
-    const words = startScript.trim().split(/\s+/);
     expect(words[0]).toBe('node');
     expect(words.slice(-2)).toEqual(['dist/main.js', 'start']);
   });
 
   it('gives V8 one background thread (docs/operations.md): Node would start four, on a host of any size', () => {
-    expect(startFlags()).toContain('--v8-pool-size=1');
+    expect(startFlags).toContain('--v8-pool-size=1');
   });
 
   it.runIf(process.platform === 'linux')('starts node with three V8 threads fewer than its default', () => {
-    expect(threadsWith([]) - threadsWith(startFlags())).toBe(3);
+    expect(threadsWith([]) - threadsWith(startFlags)).toBe(3);
   });
 });
