@@ -101,8 +101,12 @@ export class HttpDrain {
   }
 }
 
-/** How many begun responses are kept, at least, before the finished ones are dropped. */
-const PRUNE_AT = 512;
+/**
+ * How many begun responses are kept, at least, before the finished ones are dropped. Few: a finished response
+ * holds its request, headers and body, and at thousands of requests a second 512 of them outlived two of V8's
+ * young-generation collections and were moved to the old generation (a third of what was, docs/performance.md).
+ */
+const PRUNE_AT = 16;
 /** How often a drain closes the connections that went idle. */
 const IDLE_CHECK_MS = 25;
 

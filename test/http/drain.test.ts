@@ -25,7 +25,7 @@ describe('HttpDrain', () => {
     await drain.close(Date.now() + 1000);
   });
 
-  it('holds on to finished responses only until the next pruning, however many requests it served', async () => {
+  it('holds on to finished responses only until the next pruning, a few requests later, however many it served', async () => {
     for (let round = 0; round < 40; round++) {
       await Promise.all(
         Array.from({ length: 50 }, async () => {
@@ -34,7 +34,9 @@ describe('HttpDrain', () => {
         }),
       );
     }
-    expect(drain.held).toBeLessThanOrEqual(512);
+    // Eight connections: at most eight in flight, so a pruning comes after 16 responses at most. Held for longer, at
+    // thousands of requests a second they outlive the young generation's collections and fill the old one.
+    expect(drain.held).toBeLessThanOrEqual(16);
   });
 });
 
