@@ -28,6 +28,13 @@ describe('npm start', () => {
     expect(startFlags).toContain('--v8-pool-size=1');
   });
 
+  it('lets the old generation double before a full collection (docs/decisions.md), a flag node accepts', () => {
+    expect(startFlags).toContain('--heap-growing-percent=100');
+    const result = spawnSync(process.execPath, [...startFlags, '-e', '0'], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
   it.runIf(process.platform === 'linux')('starts node with three V8 threads fewer than its default', () => {
     expect(threadsWith([]) - threadsWith(startFlags)).toBe(3);
   });
