@@ -104,7 +104,8 @@ export class HttpDrain {
 /**
  * How many begun responses are kept, at least, before the finished ones are dropped. Few: a finished response
  * holds its request, headers and body, and at thousands of requests a second 512 of them outlived two of V8's
- * young-generation collections and were moved to the old generation (a third of what was, docs/performance.md).
+ * young-generation collections and were moved to the old generation: a third of all that the mixed load moved there
+ * (docs/performance.md).
  */
 const PRUNE_AT = 16;
 /** How often a drain closes the connections that went idle. */
