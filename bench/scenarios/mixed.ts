@@ -141,8 +141,33 @@ const GOALS = {
 
 const perRequest = (cpuMs: number, result: OpenLoopResult) => Math.round((cpuMs * 1000) / Math.max(1, result.completed));
 
+/** One target's measurement: its answers, its process's CPU (ms, and its main thread's), the real time (s) it took. */
+interface Measured {
+  result: OpenLoopResult;
+  cpuMs: number;
+  mainMs: number;
+  seconds: number;
+  /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
+  serverMs: number | null;
+}
+
+/**
+ * Loads a target for `seconds` before it is measured, in two halves, each on its own connections: the first half's
+ * connections are closed halfway, so that the code which ends a connection (streams ending, sockets closing) has run
+ * among the requests before the measurement. Run only where the warm-up's connections close, when the measurement
+ * begins on new ones, it made V8 drop some ten functions of the request path (optimized for requests alone) there,
+ * and compile them again during the measurement.
+ */
+async function warmUp(url: string, streams: OpenLoopStream[], seconds: number): Promise<void> {
+  await openLoop(url, streams, seconds / 2);
+  await openLoop(url, streams, seconds / 2);
+}
+
+/** How often /metrics is read while the service is under load (ms). */
+const SCRAPE_EVERY_MS = 2000;
+
 /** Runs `streams` against `url` for `seconds`, with the CPU (ms) of `pid` and the real time (s) it took. */
-async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number, databaseUrl?: string) {
+async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number, databaseUrl?: string): Promise<Measured> {
   const server = databaseUrl ? await backendCpuMs(databaseUrl) : null;
   const cpu = processCpuMs(pid) ?? 0;
   const main = mainThreadCpuMs(pid) ?? 0;
@@ -233,20 +258,32 @@ export const mixed: Scenario = {
       const counters = merchants.map((): Counters => ({ creates: 0, updates: 0 }));
       for (const perMerchant of points) {
         const streams = merchants.map((m, i) => merchantStream(m, tokens[i], perMerchant, mix, counters[i]));
-        await openLoop(floor.url, streams, warmup);
+        await warmUp(floor.url, streams, warmup);
         const bare = await measured(floor.url, floor.pid, streams, duration);
-        // The counters are read from /metrics before and after the measurement. Read first here, before the warm-up:
-        // a route the warm-up never took makes V8 drop the code it optimized for the mix's routes alone and compile
-        // it again (about a second of compiling at 2,000 req/s), which belongs to the warm-up, not to the figure.
-        await renderCounters(service.url);
-        await openLoop(service.url, streams, warmup);
+        // The counters are read from /metrics before and after the measurement, and /metrics is read all along besides,
+        // from the warm-up on, as a metrics scraper reads a service in production. A route the warm-up never took
+        // makes V8 drop the code it optimized for the mix's routes alone: read only at the measurement's start, it
+        // did so there (some 15 functions of the request path dropped, and compiled again during the measurement).
+        const scraper = setInterval(() => void renderCounters(service.url), SCRAPE_EVERY_MS);
         let peakRss = 0;
-        const sampler = setInterval(() => {
-          peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
-        }, 1000);
-        const before = await renderCounters(service.url);
-        const ours = await measured(service.url, service.pid, streams, duration, postgres?.url).finally(() => clearInterval(sampler));
-        const after = await renderCounters(service.url);
+        let sampler: NodeJS.Timeout | undefined;
+        let before: ServiceCounters | null;
+        let ours: Measured;
+        let after: ServiceCounters | null;
+        try {
+          await renderCounters(service.url);
+          await warmUp(service.url, streams, warmup);
+          sampler = setInterval(() => {
+            peakRss = Math.max(peakRss, residentMemory(service.pid)?.totalMiB ?? 0);
+          }, 1000);
+          before = await renderCounters(service.url);
+          ours = await measured(service.url, service.pid, streams, duration, postgres?.url);
+          clearInterval(sampler);
+          after = await renderCounters(service.url);
+        } finally {
+          clearInterval(scraper);
+          clearInterval(sampler);
+        }
         measuredPoints.push({
           perMerchant,
           floor: bare.result,
