@@ -154,9 +154,9 @@ interface Measured {
 /**
  * Loads a target for `seconds` before it is measured, in two halves, each on its own connections: the first half's
  * connections are closed halfway, so that the code which ends a connection (streams ending, sockets closing) has run
- * among the requests before the measurement. Run only where the warm-up's connections close, when the measurement
- * begins on new ones, it made V8 drop some ten functions of the request path (optimized for requests alone) there,
- * and compile them again during the measurement.
+ * among the requests before the measurement. With one warm-up, that code first ran as the measurement began on new
+ * connections: V8 then dropped some ten functions of the request path, optimized for requests alone, and compiled
+ * them again during the measurement.
  */
 async function warmUp(url: string, streams: OpenLoopStream[], seconds: number): Promise<void> {
   await openLoop(url, streams, seconds / 2);
