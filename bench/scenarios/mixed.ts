@@ -262,8 +262,9 @@ export const mixed: Scenario = {
         const bare = await measured(floor.url, floor.pid, streams, duration);
         // The counters are read from /metrics before and after the measurement, and /metrics is read all along besides,
         // from the warm-up on, as a metrics scraper reads a service in production. A route the warm-up never took
-        // makes V8 drop the code it optimized for the mix's routes alone: read only at the measurement's start, it
-        // did so there (some 15 functions of the request path dropped, and compiled again during the measurement).
+        // makes V8 drop the code it optimized for the mix's routes alone: read only before the warm-up (too early for
+        // the code to keep what it saw) and at the measurement's start, it did so there (some 15 functions of the
+        // request path dropped, and compiled again during the measurement).
         const scraper = setInterval(() => void renderCounters(service.url), SCRAPE_EVERY_MS);
         let peakRss = 0;
         let sampler: NodeJS.Timeout | undefined;
