@@ -95,14 +95,18 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal', commitWindo
   raw.pragma('temp_store = MEMORY');
   const checkpointer = new WalCheckpointer(file);
   const coming = new WritesComing(commitWindowMs);
-  const dialect = sqliteDialect(raw, walSync, coming);
+  const changes = new SqliteChangeWatch(raw, () => walSync?.failed ?? false);
+  const dialect = sqliteDialect(raw, walSync, coming, {
+    reader: wal ? openReader(file) : null,
+    onCommit: () => changes.committed(),
+  });
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, dialect.directReads);
   return {
     db,
     dialect: 'sqlite',
     description: file,
-    changes: new SqliteChangeWatch(raw, () => walSync?.failed ?? false),
+    changes,
     commitCounts: () => ({ ...dialect.commitCounts }),
     commitWindowMs,
     announceWrite: () => coming.announce(),
@@ -111,6 +115,22 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal', commitWindo
       await checkpointer.close();
     },
   };
+}
+
+/**
+ * The connection that reads while the writing one has a transaction open (a commit group waiting for its window to
+ * end): in WAL mode a reader reads the last commit without waiting for the writer, so reads are not held for the
+ * window (SqliteDirectReads). It only reads (`query_only`), through the same memory map, with a smaller cache of its
+ * own: the pages it reads from the log.
+ */
+function openReader(file: string): SqliteDatabase.Database {
+  const reader = new SqliteDatabase(file);
+  reader.pragma('query_only = ON');
+  reader.pragma('busy_timeout = 5000');
+  reader.pragma('cache_size = -2048');
+  reader.pragma('mmap_size = 268435456');
+  reader.pragma('temp_store = MEMORY');
+  return reader;
 }
 
 // COUNT(*) and BIGINT come back as strings by default; every count we make fits a JS number.

@@ -18,6 +18,11 @@ const REMEMBERED = 100_000;
  */
 export class SqliteChangeWatch implements ChangeWatch {
   private written = 0;
+  /**
+   * `written` as it stood when the connection last had no transaction open, or last committed: every write up to it
+   * is committed (or rolled back), those after it may be in a transaction still open.
+   */
+  private settled = 0;
   /** Marks taken before this are void (the remembered writes were forgotten). */
   private forgotten = 0;
   private readonly lastWrite = new Map<number, number>();
@@ -30,10 +35,22 @@ export class SqliteChangeWatch implements ChangeWatch {
     private readonly failed: () => boolean,
   ) {}
 
+  /**
+   * While a transaction is open on the connection, a read may be made on another connection (SqliteDirectReads' reader),
+   * which does not see what that transaction wrote: the mark then counts only the writes committed, and those of the
+   * open transaction make what was read then void once they are committed.
+   */
   mark(): ChangeMark | null {
     if (this.failed() || !this.watching()) return null;
     const dataVersion = this.readDataVersion();
-    return dataVersion === null ? null : { dataVersion, written: this.written };
+    if (dataVersion === null) return null;
+    if (!this.raw.inTransaction) this.settled = this.written;
+    return { dataVersion, written: this.settled };
+  }
+
+  /** The connection has committed: every write noted so far is in the file. */
+  committed(): void {
+    if (!this.raw.inTransaction) this.settled = this.written;
   }
 
   unchangedSince(mark: ChangeMark, rowId: number): boolean {

@@ -99,6 +99,9 @@ class TrackedDatabase {
   /** A statement that changes data ran since the last commit. */
   wrote = false;
 
+  /** Another connection whose kept statements a schema change here makes stale too (the reader's). */
+  companion: TrackedDatabase | null = null;
+
   constructor(
     readonly raw: SqliteDatabase.Database,
     readonly onCommit: (() => void) | null,
@@ -121,6 +124,7 @@ class TrackedDatabase {
   /** Drops the kept statements (after a schema change: each is prepared, and its columns read, anew). */
   forgetStatements(): void {
     this.cache.clear();
+    this.companion?.forgetStatements();
   }
 
   close(): void {
@@ -253,6 +257,7 @@ class DurableSqliteDriver extends SqliteDriver {
     private readonly groups: CommitGroups,
     /** Who has the connection next, in the order they asked. */
     private readonly queue: FifoLock,
+    private readonly reader: TrackedDatabase | null,
   ) {
     super(config);
   }
@@ -292,6 +297,7 @@ class DurableSqliteDriver extends SqliteDriver {
   override async destroy(): Promise<void> {
     this.groups.flush();
     await super.destroy();
+    this.reader?.close();
     this.walSync?.close();
   }
 }
@@ -302,11 +308,18 @@ interface ConnectionLease {
 }
 
 /**
- * Read-only statements run on the connection at once, without the query layer's connection queue, when no one
- * holds the connection (so no transaction is open on it and no stream reads from it): the queue would run the
- * read at once too. Its rows are handed back as the durable driver hands back any result: once every commit made
- * before the read is on disk (at once when none waits for its sync; after the one sync that covers them
- * otherwise; never after a failed sync). Otherwise the read returns undefined and takes the query layer's path.
+ * Read-only statements run at once, without the query layer's connection queue:
+ * - on the connection, when no one holds it and no transaction is open on it: the queue would run the read at once
+ *   too;
+ * - on the reader, a second connection to the same file that only reads, while a transaction is open on the
+ *   connection (a group waiting for its commit window to end, or a transaction between its awaits). SQLite's log lets
+ *   a reader read the last commit while another connection writes, so the read neither waits for that transaction nor
+ *   sees what it wrote: nothing of it is acknowledged yet.
+ * Without a reader, a read while a group waits for its commit runs in the group's transaction and is handed back once
+ * the group has committed (and fails with it); while a transaction is under way it takes the query layer's path.
+ * Rows are handed back as the durable driver hands back any result: once every commit made before the read is on
+ * disk (at once when none waits for its sync; after the one sync that covers them otherwise; never after a failed
+ * sync). Otherwise the read returns undefined and takes the query layer's path.
  */
 export class SqliteDirectReads implements DirectReads {
   constructor(
@@ -314,19 +327,30 @@ export class SqliteDirectReads implements DirectReads {
     private readonly walSync: WalSync | null,
     private readonly lease: ConnectionLease,
     private readonly groups: CommitGroups,
+    private readonly reader: TrackedDatabase | null = null,
   ) {}
 
   tryAll(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined {
+    const busy = this.lease.held || this.database.raw.inTransaction;
+    if (!busy || this.reader) {
+      const statement = (busy ? (this.reader as TrackedDatabase) : this.database).prepare(sql);
+      if (!statement.readonly || !statement.reader) return undefined;
+      return this.synced(statement.all(parameters));
+    }
     if (this.lease.held) return undefined;
     // Between two leases a group's transaction may be open, waiting for its commit: the read sees what the group
     // wrote, so it is handed back once the group has committed, and fails with it.
     const group = this.groups.pending;
-    if (this.database.raw.inTransaction && !group) return undefined;
+    if (!group) return undefined;
     const statement = this.database.prepare(sql);
     if (!statement.readonly || !statement.reader) return undefined;
     const rows = statement.all(parameters);
+    return group.then(() => this.synced(rows));
+  }
+
+  /** The rows, once every commit made so far is on disk. */
+  private synced(rows: unknown[]): unknown[] | Promise<unknown[]> {
     const { walSync } = this;
-    if (group) return group.then(() => (walSync?.behind ? walSync.barrier() : undefined)).then(() => rows);
     return walSync?.behind ? walSync.barrier().then(() => rows) : rows;
   }
 }
@@ -346,10 +370,12 @@ export class DurableSqliteDialect extends SqliteDialect {
     private readonly database: TrackedDatabase,
     private readonly walSync: WalSync | null,
     coming: WritesComing | null,
+    private readonly reader: TrackedDatabase | null = null,
   ) {
     super({ database: database as unknown as SqliteDialectConfig['database'] });
     this.groups = new CommitGroups(database, undefined, coming, () => this.lease.held);
-    this.directReads = new SqliteDirectReads(database, walSync, this.lease, this.groups);
+    this.directReads = new SqliteDirectReads(database, walSync, this.lease, this.groups, reader);
+    database.companion = reader;
   }
 
   override createDriver(): Driver {
@@ -359,6 +385,7 @@ export class DurableSqliteDialect extends SqliteDialect {
       this.lease,
       this.groups,
       this.queue,
+      this.reader,
     );
   }
 }
@@ -372,7 +399,22 @@ export function sqliteDialect(
   raw: SqliteDatabase.Database,
   walSync: WalSync | null,
   coming: WritesComing | null = null,
+  options: {
+    /** A second connection to the same file, for reads while a transaction is open (SqliteDirectReads); closed with the dialect. */
+    reader?: SqliteDatabase.Database | null;
+    /** Told after each commit of the connection that wrote something. */
+    onCommit?: () => void;
+  } = {},
 ): DurableSqliteDialect {
-  const database = new TrackedDatabase(raw, walSync ? () => walSync.noteCommit() : null);
-  return new DurableSqliteDialect(database, walSync, coming);
+  const { onCommit } = options;
+  const noted =
+    walSync || onCommit
+      ? () => {
+          walSync?.noteCommit();
+          onCommit?.();
+        }
+      : null;
+  const database = new TrackedDatabase(raw, noted);
+  const reader = options.reader ? new TrackedDatabase(options.reader, null) : null;
+  return new DurableSqliteDialect(database, walSync, coming, reader);
 }

@@ -59,6 +59,16 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('commits shared by the write 
     }
   }
 
+  /** The shipment_ids another connection to the file sees: only what is committed. */
+  function committedIds(): string[] {
+    const reader = new Database(path.join(dataDir, 'waybill.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return (reader.prepare('select shipment_id from shipments').all() as Array<{ shipment_id: string }>).map((row) => row.shipment_id);
+    } finally {
+      reader.close();
+    }
+  }
+
   async function create(shipmentId: string): Promise<{ status: number; shipmentUuid: string; ms: number }> {
     const started = performance.now();
     const res = await fetch(`${base}/v5/shipment/`, {
@@ -87,6 +97,39 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('commits shared by the write 
     const after = await commitCounts();
     expect(after.transactions - before.transactions).toBe(5);
     expect(after.commits - before.commits).toBe(5);
+  });
+
+  it('answers reads at once while a commit waits for its window, with nothing of the writes it holds until they are answered', async () => {
+    const existing = await create('BESIDE-EXISTING');
+    expect(existing.status).toBe(200);
+    const headers = { authorization: `Bearer ${merchant.token}` };
+    const listed = async () => {
+      const res = await fetch(`${base}/v5/shipment/list/?limit=100`, { headers });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: Array<{ shipment_id: string }> }).data.map((s) => s.shipment_id);
+    };
+    const held = (ids: string[]) => ids.filter((id) => id.startsWith('BESIDE-HELD-')).sort();
+    expect(await listed()).toContain('BESIDE-EXISTING');
+    // Creates at once: those that overlap share a commit that waits for the window (a second), its transaction open
+    // meanwhile (the first may have committed alone before the next arrived).
+    const ids = Array.from({ length: 5 }, (_, i) => `BESIDE-HELD-${i}`);
+    const creates = Promise.all(ids.map((id) => create(id)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    const details = await fetch(`${base}/v5-2-0/shipment/details/?shipment_uuid=${existing.shipmentUuid}`, { headers });
+    const page = await listed();
+    const elapsed = performance.now() - started;
+    const committedThen = held(committedIds());
+    // Read on the second connection, from the last commit: not held for the window, and without what it holds.
+    expect(committedThen.length).toBeLessThan(ids.length);
+    expect(elapsed).toBeLessThan(500);
+    expect(details.status).toBe(200);
+    expect(((await details.json()) as { data: { shipment_id: string } }).data.shipment_id).toBe('BESIDE-EXISTING');
+    expect(page).toContain('BESIDE-EXISTING');
+    expect(held(page)).toEqual(committedThen);
+    expect((await creates).map((c) => c.status)).toEqual(Array(ids.length).fill(200));
+    // Answered, so committed: the page read beside them is not answered again.
+    expect(held(await listed())).toEqual(ids);
   });
 
   it('shares commits among creates sent together, answers each only once it is committed, and keeps all', async () => {

@@ -89,6 +89,30 @@ describe.skipIf(usingPostgres)('shipment details found without a read', () => {
     expect((await details(reader, 'HM-2b')).statusCode).toBe(404);
   });
 
+  it('answers nothing again that was read beside a transaction still open: its change is read once committed', async () => {
+    expect((await reader.call(acct.token, 'POST', '/v5/shipment/', fullShipment('HM-OPEN'))).statusCode).toBe(200);
+    expect((await details(reader, 'HM-OPEN')).statusCode).toBe(200);
+    let commit = () => {};
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let changed = () => {};
+    const written = new Promise<void>((resolve) => (changed = resolve));
+    const transaction = reader.context.database.db.transaction().execute(async (trx) => {
+      await sql`update shipments set body = json_set(body, '$.note', 'Changed in a transaction') where shipment_id = 'HM-OPEN'`.execute(
+        trx,
+      );
+      changed();
+      await committing;
+    });
+    await written;
+    // Read beside the open transaction, on the second connection: the last commit, without the change.
+    const beside = await details(reader, 'HM-OPEN');
+    expect(beside.statusCode).toBe(200);
+    expect(beside.json().data.note).not.toBe('Changed in a transaction');
+    commit();
+    await transaction;
+    expect((await details(reader, 'HM-OPEN')).json().data.note).toBe('Changed in a transaction');
+  });
+
   it('finds nothing of another account, kept or not', async () => {
     const other = await reader.account();
     expect((await reader.call(acct.token, 'POST', '/v5/shipment/', fullShipment('HM-3'))).statusCode).toBe(200);
