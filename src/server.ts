@@ -8,6 +8,7 @@ import { HttpDrain } from './http/drain.js';
 import { watchRedis } from './http/rate-limit.js';
 import { announceWrites } from './http/write-announcements.js';
 import { settlesBy } from './shutdown.js';
+import { collectStartupGarbage } from './startup-garbage.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -33,6 +34,9 @@ export async function startServer(config: Config, options: ContextOptions = {}):
   applyConnectionLimits(app.server as Server, config);
   if (context.database.announceWrite) announceWrites(app.server as Server, context.database.announceWrite);
   const drain = new HttpDrain(app.server as Server, app.requestHandler, { graceMs: config.shutdownGraceMs });
+  // Every route's validators and serializers are compiled once the app is ready: their garbage goes before requests come.
+  await app.ready();
+  collectStartupGarbage();
   const url = await app.listen({ port: config.port, host: config.host });
   let stopping: Promise<void> | null = null;
   const stop = () => {
