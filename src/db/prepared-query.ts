@@ -1,4 +1,12 @@
-import { type Compilable, type CompiledQuery, createQueryId, type Kysely, PostgresAdapter, type Updateable } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  type Kysely,
+  PostgresAdapter,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import { nameStatement } from './postgres-named-statements.js';
 import type { Database } from './schema.js';
 
@@ -18,14 +26,40 @@ interface Template {
  */
 export interface DirectReads {
   tryAll(sql: string, parameters: readonly unknown[]): unknown[] | Promise<unknown[]> | undefined;
+  /**
+   * Runs a statement of the transaction that holds the connection, at once, as the query layer would run it there:
+   * its rows (none for a statement that returns none). undefined when no transaction holds the connection.
+   */
+  runInTransaction(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 /** Keyed by the Kysely instance itself: transactions and instances derived from it are other objects. */
 const directReadsByDatabase = new WeakMap<Kysely<Database>, DirectReads>();
 
-/** Lets prepared queries on `db` (not on its transactions) read through `reads`. */
+/** Transactions under way whose prepared queries run directly, each with its database's DirectReads. */
+const directTransactions = new WeakMap<Kysely<Database>, DirectReads>();
+
+/** Lets prepared queries on `db` read through `reads`, and those of its transactions opened by `withDirectStatements` run through it. */
 export function allowDirectReads(db: Kysely<Database>, reads: DirectReads): void {
   directReadsByDatabase.set(db, reads);
+}
+
+/**
+ * Runs `work`, the body of transaction `trx` of `db`, with the prepared queries it runs on `trx` handed to the
+ * database directly (DirectReads.runInTransaction) rather than through the query layer, which for each statement
+ * builds an executor, queues for the connection the transaction already holds and awaits several promises. Only
+ * while `work` runs: a statement sent on `trx` after it settled takes the query layer's path, which refuses it once
+ * the transaction has ended. Without direct reads on `db` (PostgreSQL), `work` runs as it is.
+ */
+export async function withDirectStatements<T>(db: Kysely<Database>, trx: Transaction<Database>, work: () => Promise<T>): Promise<T> {
+  const direct = directReadsByDatabase.get(db);
+  if (!direct) return work();
+  directTransactions.set(trx, direct);
+  try {
+    return await work();
+  } finally {
+    directTransactions.delete(trx);
+  }
 }
 
 /** Stands for argument `i` while the query is compiled; never a value a caller would pass. */
@@ -55,6 +89,8 @@ export class PreparedQuery<A extends unknown[], R> {
     }
     const parameters = template.parameters.slice();
     for (const [at, arg] of template.slots) parameters[at] = args[arg];
+    const inTransaction = directTransactions.get(db)?.runInTransaction(template.sql, parameters);
+    if (inTransaction) return inTransaction as R[];
     const rows = directReadsByDatabase.get(db)?.tryAll(template.sql, parameters);
     if (rows) return (await rows) as R[];
     const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });

@@ -348,6 +348,15 @@ export class SqliteDirectReads implements DirectReads {
     return group.then(() => this.synced(rows));
   }
 
+  runInTransaction(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    // The lease is the transaction's from its begin to its end: the query layer holds the connection for it.
+    if (!this.lease.held || !this.database.raw.inTransaction) return undefined;
+    const statement = this.database.prepare(sql);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  }
+
   /** The rows, once every commit made so far is on disk. */
   private synced(rows: unknown[]): unknown[] | Promise<unknown[]> {
     const { walSync } = this;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectName } from '../connection.js';
+import { withDirectStatements } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { BookingsRepository } from './bookings.repository.js';
@@ -94,6 +95,6 @@ export class Repositories {
 
   /** Runs `work` in one transaction with repositories bound to it. */
   transaction<T>(work: (repos: Repositories) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new Repositories(trx, this.dialect)));
+    return this.db.transaction().execute((trx) => withDirectStatements(this.db, trx, () => work(new Repositories(trx, this.dialect))));
   }
 }
