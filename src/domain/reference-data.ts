@@ -61,8 +61,12 @@ export function countryByName(name: string): Country | null {
   return trimmed.length === 2 ? countryByCode(trimmed) : null;
 }
 
+/** The library's codes in a set: its own look-up compares the code with each of its 180 entries in turn. */
+let currencies: ReadonlySet<string> | null = null;
+
 export function isCurrency(code: string): boolean {
-  return /^[A-Z]{3}$/.test(code) && currencyCodes.code(code) !== undefined;
+  currencies ??= new Set(currencyCodes.codes());
+  return /^[A-Z]{3}$/.test(code) && currencies.has(code);
 }
 
 /** Numbers checked lately and whether each is one: a merchant's sender number comes with every shipment. */

@@ -22,6 +22,9 @@ const CLOSE_BRACE = 0x7d;
  * bytes never occur inside a multi-byte UTF-8 character, and text that is not JSON fails the parse after.
  */
 export function nestsDeeperThan(text: Uint8Array, max: number): boolean {
+  // Text that opens no more than `max` arrays and objects in all cannot nest deeper: found by the native search for a
+  // byte (a body of a few kilobytes opens a dozen), without reading every byte here.
+  if (opensAtMost(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -38,6 +41,18 @@ export function nestsDeeperThan(text: Uint8Array, max: number): boolean {
     }
   }
   return false;
+}
+
+/** Whether `text` holds at most `max` bytes `[` and `{`, inside strings or not. */
+function opensAtMost(text: Uint8Array, max: number): boolean {
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let opened = 0;
+  for (const open of [OPEN_BRACKET, OPEN_BRACE]) {
+    for (let at = bytes.indexOf(open); at !== -1; at = bytes.indexOf(open, at + 1)) {
+      if (++opened > max) return false;
+    }
+  }
+  return true;
 }
 
 /** The refusal of a body in a content type the route does not read, naming the ones it does. */
