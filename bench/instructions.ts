@@ -1,0 +1,114 @@
+/**
+ * The instructions one request costs the service, counted by valgrind's callgrind (`node --import tsx
+ * bench/instructions.ts`, after `npm run build`): `dist/main.js serve` of INSTRUCTIONS_ROOT (this checkout by
+ * default) runs under callgrind with counting off while one merchant's requests warm it up (INSTRUCTIONS_WARMUP,
+ * 4,000), then on for INSTRUCTIONS_REQUESTS more (300), sent one at a time. INSTRUCTIONS_KIND says which: `creates`,
+ * `updates` (a note), `writes` (three creates to one update, as in the mixed load), `details` (v5.2) or `list` (a
+ * first page of 20). Prints the instructions per request and leaves callgrind's file (INSTRUCTIONS_OUT,
+ * `/tmp/waybill-instructions.out`, numbered `.1`) for `callgrind_annotate`.
+ *
+ * A count, not a time: it does not move with what else the machine runs, so two trees can be compared on a busy
+ * machine, a few percent apart (V8's background threads compile and mark as their timing falls; set
+ * INSTRUCTIONS_SINGLE_THREADED=1 for `--single-threaded`). It counts user-space instructions only: what the
+ * kernel does for a system call (a write to the log, a socket's send) is not in it, nor is time spent waiting.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { newAdminToken, shipmentBody } from './fixtures.js';
+import { childEnv, freePort } from './harness.js';
+import { seedMerchants, tokenFor } from './merchants.js';
+
+const kind = process.env.INSTRUCTIONS_KIND ?? 'writes';
+const requests = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
+const warmup = Number(process.env.INSTRUCTIONS_WARMUP ?? 4000);
+const out = process.env.INSTRUCTIONS_OUT ?? path.join(os.tmpdir(), 'waybill-instructions.out');
+const root = process.env.INSTRUCTIONS_ROOT ?? process.cwd();
+if (!['creates', 'updates', 'writes', 'details', 'list'].includes(kind)) throw new Error(`INSTRUCTIONS_KIND: unknown kind ${kind}`);
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-instructions-'));
+const [merchant] = await seedMerchants({
+  dataDir: path.join(workDir, 'data'),
+  accounts: 1,
+  shipmentsPerAccount: 50,
+  eventsPerShipment: 10,
+});
+for (const file of fs.readdirSync(path.dirname(out))) {
+  if (file.startsWith(`${path.basename(out)}.`)) fs.rmSync(path.join(path.dirname(out), file));
+}
+const port = await freePort();
+const env = childEnv({
+  NODE_ENV: 'production',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  WAYBILL_DATA_DIR: path.join(workDir, 'data'),
+  WAYBILL_ADMIN_TOKEN: newAdminToken(),
+  WAYBILL_RATE_LIMIT_PER_SECOND: '1000000',
+  WAYBILL_BANNER: 'false',
+  LOG_LEVEL: 'warn',
+});
+const nodeFlags = process.env.INSTRUCTIONS_SINGLE_THREADED === '1' ? ['--single-threaded'] : [];
+const service = spawn(
+  'valgrind',
+  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...nodeFlags, 'dist/main.js', 'serve'],
+  { cwd: root, env, stdio: ['ignore', 'ignore', 'ignore'] },
+);
+const exited = new Promise((resolve) => service.once('exit', resolve));
+// callgrind_control finds the process by a file named after the user and HOST, which the service's environment sets.
+const control = (...args: string[]) =>
+  execFileSync('callgrind_control', [...args, String(service.pid)], { env: { ...process.env, HOST: env.HOST }, stdio: 'ignore' });
+
+try {
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  while (
+    !(await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    ))
+  ) {
+    if (Date.now() - started > 300_000) throw new Error('the service did not start under callgrind within 5 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const auth = { authorization: `Bearer ${await tokenFor(url, merchant)}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  let sent = 0;
+  let creates = 0;
+  const one = async () => {
+    const uuid = merchant.shipmentUuids[sent % merchant.shipmentUuids.length];
+    const which = kind === 'writes' ? (sent % 4 === 3 ? 'updates' : 'creates') : kind;
+    sent++;
+    const res =
+      which === 'creates'
+        ? await fetch(`${url}/v5/shipment/`, {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify(shipmentBody(`ins${merchant.runId}`, creates++)),
+          })
+        : which === 'updates'
+          ? await fetch(`${url}/v5-2-0/shipment/update/?shipment_uuid=${uuid}`, {
+              method: 'POST',
+              headers: json,
+              body: JSON.stringify({ note: `note ${sent}` }),
+            })
+          : which === 'list'
+            ? await fetch(`${url}/v5/shipment/list/?limit=20`, { headers: auth })
+            : await fetch(`${url}/v5-2-0/shipment/details/?shipment_uuid=${uuid}`, { headers: auth });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${which}: HTTP ${res.status}`);
+  };
+  for (let i = 0; i < warmup; i++) await one();
+  control('--instr=on');
+  for (let i = 0; i < requests; i++) await one();
+  control('--dump');
+  const dump = `${out}.1`;
+  const total = Number(/^(?:summary|totals):\s+(\d+)/m.exec(fs.readFileSync(dump, 'utf8'))?.[1]);
+  console.log(
+    `${kind}: ${Math.round(total / requests).toLocaleString('en')} instructions a request, over ${requests} after ${warmup} (${dump})`,
+  );
+} finally {
+  service.kill('SIGKILL');
+  await exited;
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
