@@ -31,7 +31,7 @@ const unit = [
   'test/pudo/geo.test.ts',
   'test/pudo/pudo-dataset.test.ts',
   'test/pudo/pudo-search.test.ts',
-  'test/http/body-depth.test.ts',
+  'test/http/body-checks.test.ts',
   'test/http/field-errors.test.ts',
   'test/http/shipment-reply.test.ts',
   'test/webhooks/address-guard.test.ts',

@@ -106,21 +106,41 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     // Routes that check a signature over the bytes as sent (carrier pushes) keep them.
     if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) request.rawBody = body;
     const text = body.toString('utf8');
-    parseJson(request, text, (error: Error | null, value?: unknown) => {
-      if (!error && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value, 0)) {
+    // Text without a `\u` escape holds no lone surrogate and no NUL, and spells every key as it is read.
+    const escapes = text.includes('\\u');
+    const parsed = (error: Error | null, value?: unknown) => {
+      if (!error && escapes && SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value, 0)) {
         return done(
           new InvalidRequestError('Invalid request format: a \\u escape in the body is half of a surrogate pair, not a character'),
         );
       }
-      if (!error && value !== null && typeof value === 'object' && !text.includes(NUL_ESCAPE)) withoutNul.add(value);
-      if (!error && value !== null && typeof value === 'object' && LARGE_NUMBER.test(text)) mayHoldInfinity.add(value);
+      if (!error && value !== null && typeof value === 'object' && !(escapes && text.includes(NUL_ESCAPE))) withoutNul.add(value);
+      if (!error && value !== null && typeof value === 'object' && mayHoldLargeNumber(text)) mayHoldInfinity.add(value);
       if (error && isJson(text)) {
         // Valid JSON that the parser refused: a key that would reach an object's prototype, not a syntax error.
         return done(new InvalidRequestError('Invalid request format: a __proto__ or constructor.prototype key is not accepted'));
       }
       done(error, value);
-    });
+    };
+    const plain = escapes ? undefined : parsedPlainly(text);
+    if (plain !== undefined) parsed(null, plain);
+    else parseJson(request, text, parsed);
   });
+}
+
+/**
+ * The value of JSON text that Fastify's parser would hand back as JSON.parse reads it, read so without looking for
+ * the keys it refuses: text (without `\u` escapes, the caller's part) that neither starts with a byte order mark nor
+ * holds `"__proto__"` or `"constructor"` cannot spell one. undefined for any other text, or text that is not JSON: the
+ * parser then reads it, and refuses it as it does.
+ */
+function parsedPlainly(text: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff || text.includes('"__proto__"') || text.includes('"constructor"')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isJson(text: string): boolean {
@@ -137,8 +157,30 @@ function isJson(text: string): boolean {
  * integer part of k digits overflows once k plus the exponent reaches 309, and an exponent without three digits is
  * at most 99).
  */
-const LARGE_NUMBER = /\d[eE]\+?\d{3}|\d{210}/;
+export function mayHoldLargeNumber(text: string): boolean {
+  return LARGE_EXPONENT.test(text) || holdsDigitRun(text, 210);
+}
+
+const LARGE_EXPONENT = /\d[eE]\+?\d{3}/;
 const mayHoldInfinity = new WeakSet<object>();
+
+/**
+ * Whether `text` holds `length` ASCII digits in a row. Only every `length`-th character is looked at first: any such
+ * run covers one of them (a regular expression would try a run at every digit, the most of what it cost a body).
+ */
+function holdsDigitRun(text: string, length: number): boolean {
+  for (let at = length - 1; at < text.length; at += length) {
+    if (!isDigit(text.charCodeAt(at))) continue;
+    let start = at;
+    while (start > 0 && isDigit(text.charCodeAt(start - 1))) start--;
+    let end = at + 1;
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    if (end - start >= length) return true;
+  }
+  return false;
+}
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /** Whether this body's text had a number large enough to have been read as infinity (only these are walked for one). */
 export function parsedWithLargeNumber(body: object): boolean {
