@@ -153,9 +153,9 @@ function isJson(text: string): boolean {
 }
 
 /**
- * A number JSON.parse could read as Infinity: a positive exponent of three digits or more, or 210 digits in a row (an
- * integer part of k digits overflows once k plus the exponent reaches 309, and an exponent without three digits is
- * at most 99).
+ * Whether JSON text may hold a number JSON.parse could read as Infinity: a positive exponent of three digits or more,
+ * or 210 digits in a row (an integer part of k digits overflows once k plus the exponent reaches 309, and an exponent
+ * without three digits is at most 99).
  */
 export function mayHoldLargeNumber(text: string): boolean {
   return LARGE_EXPONENT.test(text) || holdsDigitRun(text, 210);
