@@ -43,11 +43,13 @@ export function nestsDeeperThan(text: Uint8Array, max: number): boolean {
   return false;
 }
 
+const OPENING = [OPEN_BRACKET, OPEN_BRACE];
+
 /** Whether `text` holds at most `max` bytes `[` and `{`, inside strings or not. */
 function opensAtMost(text: Uint8Array, max: number): boolean {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   let opened = 0;
-  for (const open of [OPEN_BRACKET, OPEN_BRACE]) {
+  for (const open of OPENING) {
     for (let at = bytes.indexOf(open); at !== -1; at = bytes.indexOf(open, at + 1)) {
       if (++opened > max) return false;
     }
