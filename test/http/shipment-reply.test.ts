@@ -62,6 +62,18 @@ describe('shipment answers', () => {
     expect(kept).toBe('{"api_response":"200","data":{"shipment_uuid":"u-2","parcel_recipient_information":null,"pod_url":null}}');
   });
 
+  it('keeps a v5.2 rendering built of many pieces, in characters of one to four UTF-8 bytes, whole', async () => {
+    // A serializer joins pieces one by one, as here: the kept bytes must be those of the whole text.
+    let object = '{"shipment_uuid":"u-4"';
+    for (const [i, text] of ['Zoë', 'Friedrichstraße', '東京都', 'ok 📦', 'a"b\\c', ''].entries()) object += `,"f${i}":${JSON.stringify(text)}`;
+    object += '}';
+    const shipment: RenderedShipment = { version: 'v5.2', json: keptRendering('v5.2', object), podUrl: null };
+    const expected = `{"api_response":"200","data":${object.slice(0, -1)},"pod_url":null}}`;
+    expect(shipment.json.equals(Buffer.from(expected))).toBe(true);
+    expect(await answer((reply) => sendShipment(reply, shipment))).toBe(expected);
+    expect(shipmentObject(shipment)).toEqual({ ...JSON.parse(object), pod_url: null });
+  });
+
   it('writes v5.2 shipments into a page with pod_url last', async () => {
     const page = {
       shipments: [rendered('v5.2', { shipment_uuid: 'a' }), rendered('v5.2', { shipment_uuid: 'b' }, 'https://waybill.test/p')],

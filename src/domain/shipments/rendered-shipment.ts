@@ -31,11 +31,21 @@ const NULL_POD_URL = ',"pod_url":null}';
 const headBytes = Buffer.byteLength(DETAILS_HEAD);
 const nullPodUrlBytes = Buffer.byteLength(NULL_POD_URL);
 
-/** The kept form of a shipment rendered in `version` as `object`, one JSON object without `pod_url` (see `json`). */
+/**
+ * The kept form of a shipment rendered in `version` as `object`, one JSON object without `pod_url` (see `json`).
+ * The object, as a serializer builds it, is a string of many joined pieces: it is encoded once, straight into the
+ * kept bytes, its closing brace then overwritten by the member, the brace and the envelope's (slicing it first
+ * and joining the envelope to it would copy it twice more).
+ */
 export function keptRendering(version: ShapeVersion, object: string): Buffer {
   if (version === 'v5') return Buffer.from(object);
-  // Everything of the object before its closing brace, then the member, the brace and the envelope's.
-  return Buffer.from(`${DETAILS_HEAD}${object.slice(0, -1)}${NULL_POD_URL}}`);
+  const objectBytes = Buffer.byteLength(object);
+  const kept = Buffer.allocUnsafeSlow(headBytes + objectBytes - 1 + nullPodUrlBytes + 1);
+  kept.write(DETAILS_HEAD, 0, 'latin1');
+  kept.write(object, headBytes, 'utf8');
+  // The object's last byte, its closing brace ("}" is one byte in UTF-8), is where the member begins.
+  kept.write(`${NULL_POD_URL}}`, headBytes + objectBytes - 1, 'latin1');
+  return kept;
 }
 
 /**
