@@ -34,6 +34,7 @@ const unit = [
   'test/http/body-checks.test.ts',
   'test/http/field-errors.test.ts',
   'test/http/shipment-reply.test.ts',
+  'test/http/shipment-serializers.test.ts',
   'test/webhooks/address-guard.test.ts',
 ];
 

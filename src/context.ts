@@ -55,7 +55,7 @@ import { TrackingStops } from './domain/shipments/tracking-stops.js';
 import { WebhookEndpointsService } from './domain/webhooks/webhook-endpoints.service.js';
 import { WebhookOutbox } from './domain/webhooks/webhook-outbox.js';
 import { WebhookPayloads } from './domain/webhooks/webhook-payload.js';
-import { shipmentSerializers } from './http/shipment-reply.js';
+import { shipmentSerializers } from './http/shipment-serializers.js';
 import { BookingReconcileJob } from './jobs/booking-reconcile.job.js';
 import { CarrierPushJob } from './jobs/carrier-push.job.js';
 import { CarrierStopJob } from './jobs/carrier-stop.job.js';

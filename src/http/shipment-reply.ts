@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import {
   DETAILS_HEAD,
@@ -8,10 +7,7 @@ import {
   type ShipmentPage,
   shipmentParts,
 } from '../domain/shipments/rendered-shipment.js';
-import type { ShipmentSerializers } from '../domain/shipments/shipment.reader.js';
-import { ShipmentV5, ShipmentV52 } from '../schemas/shipment-output.schemas.js';
 import { AnswerBuffers } from './answer-buffers.js';
-import { compileSerializer } from './serialization.js';
 
 /**
  * Shipments written into answers. The reader keeps each shipment's rendering (UTF-8 JSON, see
@@ -28,11 +24,6 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
 /** Joined answers' buffers, used again once written (a list page is ~117 KB). */
 const buffers = new AnswerBuffers();
-
-/** The serializers the reader renders with: the shipment response schemas without `pod_url`. */
-export function shipmentSerializers(): ShipmentSerializers {
-  return { v5: compileSerializer(ShipmentV5), 'v5.2': compileSerializer(Type.Omit(ShipmentV52, ['pod_url'])) };
-}
 
 /** `{"api_response":"200","data":<shipment>}` */
 export function sendShipment(reply: FastifyReply, shipment: RenderedShipment): FastifyReply {

@@ -65,8 +65,8 @@ const eventFields = {
   additional_info: Obj(),
 };
 
-const EventV5 = Type.Object({ ...eventFields, location: Nullable(Type.Object({ place: Type.String() })) });
-const EventV52 = Type.Object({ ...eventFields, location: Nullable(EventLocationV52) });
+export const EventV5 = Type.Object({ ...eventFields, location: Nullable(Type.Object({ place: Type.String() })) });
+export const EventV52 = Type.Object({ ...eventFields, location: Nullable(EventLocationV52) });
 
 const shipmentV5Fields = {
   shipment_uuid: Type.String({ format: 'uuid' }),

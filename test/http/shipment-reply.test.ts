@@ -65,7 +65,8 @@ describe('shipment answers', () => {
   it('keeps a v5.2 rendering built of many pieces, in characters of one to four UTF-8 bytes, whole', async () => {
     // A serializer joins pieces one by one, as here: the kept bytes must be those of the whole text.
     let object = '{"shipment_uuid":"u-4"';
-    for (const [i, text] of ['Zoë', 'Friedrichstraße', '東京都', 'ok 📦', 'a"b\\c', ''].entries()) object += `,"f${i}":${JSON.stringify(text)}`;
+    for (const [i, text] of ['Zoë', 'Friedrichstraße', '東京都', 'ok 📦', 'a"b\\c', ''].entries())
+      object += `,"f${i}":${JSON.stringify(text)}`;
     object += '}';
     const shipment: RenderedShipment = { version: 'v5.2', json: keptRendering('v5.2', object), podUrl: null };
     const expected = `{"api_response":"200","data":${object.slice(0, -1)},"pod_url":null}}`;

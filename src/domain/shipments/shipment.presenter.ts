@@ -6,6 +6,7 @@ import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
 import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
 import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
 import { shownCarrier } from './carrier-of-record.js';
+import { ParsedTexts } from './parsed-texts.js';
 
 export type ShapeVersion = 'v5' | 'v5.2';
 
@@ -71,10 +72,28 @@ function presentLineItem(item: Json): Json {
   return copyLineItem(item);
 }
 
+/** Texts kept of each kind: a few thousand hubs and status codes, a few megabytes at most. */
+const KEPT_TEXTS = 4096;
+/** A stored location (JSON text) as each shape shows it; shared by every event with the same text. */
+const shownLocations: Record<ShapeVersion, ParsedTexts<Json | null>> = {
+  v5: new ParsedTexts(KEPT_TEXTS, (text) => {
+    const location = JSON.parse(text) as Json | null;
+    return location ? { place: location.place ?? '' } : null;
+  }),
+  'v5.2': new ParsedTexts(KEPT_TEXTS, (text) => {
+    const location = JSON.parse(text) as Json | null;
+    return location ? copyLocation(location) : null;
+  }),
+};
+/** A stored additional_info (JSON text) as shown; shared by every event with the same text. */
+const shownInfos = new ParsedTexts<Json>(KEPT_TEXTS, (text) => JSON.parse(text) as Json);
+
+/**
+ * An event as shown. Its location and additional_info are objects shared with every event shown with the same
+ * stored text (`ParsedTexts`): the serializers only read them, and write each such object's JSON once
+ * (src/http/shipment-serializers.ts).
+ */
 function presentEvent(row: ShownEventRow, version: ShapeVersion, lookups: PresenterLookups): Json {
-  const location = row.location ? (JSON.parse(row.location) as Json) : null;
-  let shownLocation: Json | null = null;
-  if (location) shownLocation = version === 'v5' ? { place: location.place ?? '' } : copyLocation(location);
   return {
     event: row.event,
     event_key: row.event_key,
@@ -83,8 +102,8 @@ function presentEvent(row: ShownEventRow, version: ShapeVersion, lookups: Presen
     time: row.time_text,
     timezone: row.timezone,
     carrier_name: row.carrier_name,
-    location: shownLocation,
-    additional_info: row.additional_info === '{}' ? {} : JSON.parse(row.additional_info),
+    location: row.location ? shownLocations[version].get(row.location) : null,
+    additional_info: shownInfos.get(row.additional_info),
   };
 }
 
