@@ -26,7 +26,7 @@ function part(schema: TObject, keys: string[]): TObject {
 function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) => string {
   const keys = Object.keys(shipment.properties);
   const at = keys.indexOf('all_events');
-  if (at <= 0) throw new Error('a shipment schema has fields before all_events');
+  if (at <= 0) throw new Error('a shipment schema needs all_events, after at least one field');
   const before = compileSerializer(part(shipment, keys.slice(0, at)));
   const after = at < keys.length - 1 ? compileSerializer(part(shipment, keys.slice(at + 1))) : null;
   const writeEvent = eventSerializer(event);
@@ -43,7 +43,8 @@ function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) =>
 /** An event: its own fields by the schema, then additional_info and location, the schema's last two, as kept. */
 function eventSerializer(event: TObject): Serialize {
   const keys = Object.keys(event.properties);
-  if (keys.at(-2) !== 'additional_info' || keys.at(-1) !== 'location') throw new Error('an event schema ends in additional_info, location');
+  if (keys.at(-2) !== 'additional_info' || keys.at(-1) !== 'location')
+    throw new Error('an event schema must end in additional_info, location');
   const own = compileSerializer(part(event, keys.slice(0, -2)));
   const info = keptJson(compileSerializer(event.properties.additional_info));
   const location = keptJson(compileSerializer(event.properties.location));

@@ -72,7 +72,7 @@ function presentLineItem(item: Json): Json {
   return copyLineItem(item);
 }
 
-/** Texts kept of each kind: a few thousand hubs and status codes, a few megabytes at most. */
+/** Texts kept of each kind: a few thousand hubs and status codes, under 10 MB in all for 500-byte locations. */
 const KEPT_TEXTS = 4096;
 /** A stored location (JSON text) as each shape shows it; shared by every event with the same text. */
 const shownLocations: Record<ShapeVersion, ParsedTexts<Json | null>> = {
