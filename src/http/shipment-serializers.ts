@@ -32,8 +32,7 @@ function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) =>
   const writeEvent = eventSerializer(event);
   return (value) => {
     const events = value.all_events as Json[];
-    let json = before(value);
-    json = `${json.slice(0, -1)},"all_events":[`;
+    let json = `${before(value).slice(0, -1)},"all_events":[`;
     for (let i = 0; i < events.length; i++) json += i === 0 ? writeEvent(events[i]) : `,${writeEvent(events[i])}`;
     // Every field of a shape is required: the part after the events is never an empty object.
     return after ? `${json}],${after(value).slice(1)}` : `${json}]}`;
