@@ -6,8 +6,8 @@ import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '..
  * On the embedded database the shipments repository writes a new shipment's version row itself, so that a release
  * can drop the insert trigger of 0026_shipment_versions (which makes SQLite journal every page a create's insert
  * changes) while processes of this release still run. Here the trigger is dropped as that release's migration
- * would, from another connection: shipments created one by one and by import must still be found, listed and
- * followed through their changes.
+ * would: shipments created one by one and by import must still be found, listed and followed through their
+ * changes. Before that, with the trigger in place, a create must not fail on the row the trigger already wrote.
  */
 describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded database', () => {
   let t: TestApp;
