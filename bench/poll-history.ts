@@ -25,6 +25,7 @@ import type { AppContext } from '../src/context.js';
 import type { ShipmentsTable, TrackingEventsTable } from '../src/db/schema.js';
 import type { NewEvent } from '../src/domain/shipments/event-recorder.js';
 import { answerOf } from '../src/domain/shipments/keyed-answer.js';
+import { writeVersionRows } from './shipment-versions.js';
 
 export type HistoryMode = 'stored' | 'events' | 'none';
 
@@ -133,6 +134,7 @@ export async function insertShipments(
           .execute();
         for (const row of inserted) ids.set(row.tracking_number ?? '', row.id);
       }
+      await writeVersionRows(trx, [...ids.values()]);
     });
     if (!previous) continue;
     const events: Array<Insertable<TrackingEventsTable>> = [];

@@ -31,6 +31,7 @@ import { createContext } from '../src/context.js';
 import type { ShipmentRow } from '../src/db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../src/db/schema.js';
 import { freshPostgresDatabase } from './postgres.js';
+import { writeVersionRows } from './shipment-versions.js';
 import { StatementTimes } from './sql-timing.js';
 
 const { values } = parseArgs({
@@ -116,7 +117,11 @@ try {
         collection_point: null,
       });
     }
-    await context.database.db.insertInto('shipments').values(rows).execute();
+    const inserted = await context.database.db.insertInto('shipments').values(rows).returning('id').execute();
+    await writeVersionRows(
+      context.database.db,
+      inserted.map((row) => row.id),
+    );
   }
 
   const dropped = values['drop-index'];

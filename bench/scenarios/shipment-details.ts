@@ -127,6 +127,8 @@ export async function seedShipments(
          next_poll_at, last_tracking_update_at, poll_failures, pod_file)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?, 0, null)`,
     );
+    // No trigger writes a shipment's version row on SQLite (0030): the repository does, and so does this seed.
+    const insertVersion = db.prepare('insert into shipment_versions (shipment_row_id, version) values (?, 0)');
     const insertTag = db.prepare('insert into shipment_tags (shipment_row_id, account_id, tag) values (?, ?, ?)');
     const insertEvent = db.prepare(
       `insert into tracking_events (shipment_row_id, dedupe_key, origin, event, event_key, phase_key, time_text, time_utc, timezone,
@@ -187,6 +189,7 @@ export async function seedShipments(
           created,
           polled,
         );
+        insertVersion.run(id);
         for (const tag of tags) insertTag.run(id, template.account_id, tag);
         story.rows.forEach((row, e) => {
           insertEvent.run(

@@ -233,6 +233,8 @@ async function runClaim(): Promise<ScenarioResult> {
            source, tracking_page_reference, body, created_at, updated_at, tracking_started_at, next_poll_at, last_tracking_update_at)
          values (?, ?, ?, ?, ?, 'sandbx', 'active', 'in_transit', 'api', ?, ?, ?, ?, ?, ?, ?)`,
       );
+      // No trigger writes a shipment's version row on SQLite (0030): the repository does, and so does this seed.
+      const insertVersion = raw.prepare('insert into shipment_versions (shipment_row_id, version) values (?, 0)');
       const body = JSON.stringify({ shipment_reference: 'REF', tags: ['bench'], weight: { amount: 1850 }, item_count: 4 });
       const started = new Date(now.getTime() - 2 * DAY_MS).toISOString();
       const every = count / due;
@@ -242,7 +244,7 @@ async function runClaim(): Promise<ScenarioResult> {
           // Due: up to an hour late. Not due: within the next two hours, beyond any lease.
           const offset = isDue ? -Math.floor(Math.random() * 3_600_000) - 1 : LEASE_MS + Math.floor(Math.random() * 7_200_000);
           const n = String(i).padStart(8, '0');
-          insert.run(
+          const { lastInsertRowid } = insert.run(
             accountId,
             randomUUID(),
             `S-${n}`,
@@ -256,6 +258,7 @@ async function runClaim(): Promise<ScenarioResult> {
             new Date(now.getTime() + offset).toISOString(),
             started,
           );
+          insertVersion.run(lastInsertRowid);
         }
       });
       for (let from = 0; from < count; from += 50_000) chunk(from, Math.min(count, from + 50_000));

@@ -27,6 +27,7 @@ import * as shipmentVersions from './migrations/0026_shipment_versions.js';
 import * as returnPolicies from './migrations/0027_return_policies.js';
 import * as trackingLookupsByKey from './migrations/0028_tracking_lookups_by_key.js';
 import * as shipmentTagsWithoutRowid from './migrations/0029_shipment_tags_without_rowid.js';
+import * as shipmentVersionInsertWithoutTrigger from './migrations/0030_shipment_version_insert_without_trigger.js';
 
 /** Migrations are listed here in order, so the built service needs no directory scan. */
 export const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0027_return_policies': returnPolicies,
   '0028_tracking_lookups_by_key': trackingLookupsByKey,
   '0029_shipment_tags_without_rowid': shipmentTagsWithoutRowid,
+  '0030_shipment_version_insert_without_trigger': shipmentVersionInsertWithoutTrigger,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,6 +4,7 @@ import {
   createQueryId,
   type Kysely,
   PostgresAdapter,
+  type QueryResult,
   type Transaction,
   type Updateable,
 } from 'kysely';
@@ -31,6 +32,18 @@ export interface DirectReads {
    * its rows (none for a statement that returns none). undefined when no transaction holds the connection.
    */
   runInTransaction(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  /**
+   * Runs a statement that returns no rows in the transaction that holds the connection, at once, as
+   * `runInTransaction` does: what it changed. undefined when no transaction holds the connection.
+   */
+  writeInTransaction(sql: string, parameters: readonly unknown[]): WriteResult | undefined;
+}
+
+/** What a statement that returns no rows did on SQLite: the rows it changed, and the connection's last row id. */
+export interface WriteResult {
+  changes: number;
+  /** The row id of the row the connection inserted last: this statement's, if it inserted one (`changes` > 0). */
+  lastInsertRowid: number;
 }
 
 /** Keyed by the Kysely instance itself: transactions and instances derived from it are other objects. */
@@ -81,20 +94,50 @@ export class PreparedQuery<A extends unknown[], R> {
     const executor = db.getExecutor();
     // Plugins transform queries as they are compiled; such an executor gets a freshly built query every time.
     if (executor.plugins.length > 0) return (await db.executeQuery(this.build(db, ...args))).rows;
-    let template = this.templates.get(executor.adapter);
-    if (!template) {
-      template = this.compile(db, args.length);
-      this.templates.set(executor.adapter, template);
-      if (executor.adapter instanceof PostgresAdapter) nameStatement(template.sql, template.parameters.length);
-    }
-    const parameters = template.parameters.slice();
-    for (const [at, arg] of template.slots) parameters[at] = args[arg];
+    const { template, parameters } = this.bind(db, args);
     const inTransaction = directTransactions.get(db)?.runInTransaction(template.sql, parameters);
     if (inTransaction) return inTransaction as R[];
     const rows = directReadsByDatabase.get(db)?.tryAll(template.sql, parameters);
     if (rows) return (await rows) as R[];
     const result = await executor.executeQuery<R>({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
     return result.rows;
+  }
+
+  /**
+   * Runs a statement that returns no rows, on SQLite, and answers what it changed: an insert of one row written
+   * without `returning` learns its row id from it (better-sqlite3's `lastInsertRowid` of this very statement, so no
+   * other insert can come between). SQLite runs an insert with `returning` as a trigger, which costs a statement
+   * journal inside a transaction (docs/decisions.md, on a new shipment's version row).
+   */
+  async executeWrite(db: Kysely<Database>, ...args: A): Promise<WriteResult> {
+    const executor = db.getExecutor();
+    let result: QueryResult<unknown> | undefined;
+    if (executor.plugins.length > 0) {
+      result = await db.executeQuery(this.build(db, ...args));
+    } else {
+      const { template, parameters } = this.bind(db, args);
+      const direct = directTransactions.get(db)?.writeInTransaction(template.sql, parameters);
+      if (direct) return direct;
+      result = await executor.executeQuery({ sql: template.sql, parameters, query: template.query, queryId: createQueryId() });
+    }
+    if (result.numAffectedRows === undefined || result.insertId === undefined) {
+      throw new Error('PreparedQuery.executeWrite: the database did not say what the statement changed');
+    }
+    return { changes: Number(result.numAffectedRows), lastInsertRowid: Number(result.insertId) };
+  }
+
+  /** The query's template (compiled on first use for this database's adapter) and its parameters for `args`. */
+  private bind(db: Kysely<Database>, args: A): { template: Template; parameters: unknown[] } {
+    const { adapter } = db.getExecutor();
+    let template = this.templates.get(adapter);
+    if (!template) {
+      template = this.compile(db, args.length);
+      this.templates.set(adapter, template);
+      if (adapter instanceof PostgresAdapter) nameStatement(template.sql, template.parameters.length);
+    }
+    const parameters = template.parameters.slice();
+    for (const [at, arg] of template.slots) parameters[at] = args[arg];
+    return { template, parameters };
   }
 
   async executeTakeFirst(db: Kysely<Database>, ...args: A): Promise<R | undefined> {

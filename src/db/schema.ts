@@ -420,7 +420,8 @@ export interface TransitHistogramsTable {
 
 /**
  * A number per shipment that changes with every write to what its rendering is made from (its row, order, events,
- * documents, return ticket), kept by triggers (0026_shipment_versions): kept renderings are checked against it.
+ * documents, return ticket), kept by triggers (0026_shipment_versions): kept renderings are checked against it. On
+ * SQLite a new shipment's row is written by the shipments repository (0030_shipment_version_insert_without_trigger).
  */
 export interface ShipmentVersionsTable {
   shipment_row_id: number;

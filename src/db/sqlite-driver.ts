@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type SqliteDatabase from 'better-sqlite3';
 import { type DatabaseConnection, type Driver, SqliteDialect, type SqliteDialectConfig, SqliteDriver } from 'kysely';
 import { FifoLock } from './fifo-lock.js';
-import type { DirectReads } from './prepared-query.js';
+import type { DirectReads, WriteResult } from './prepared-query.js';
 import { CommitGroups, type WritesComing } from './sqlite-group-commit.js';
 
 // `fs.fdatasync` is looked up at each call (tests observe it).
@@ -355,6 +355,12 @@ export class SqliteDirectReads implements DirectReads {
     if (statement.reader) return statement.all(parameters);
     statement.run(parameters);
     return [];
+  }
+
+  writeInTransaction(sql: string, parameters: readonly unknown[]): WriteResult | undefined {
+    if (!this.lease.held || !this.database.raw.inTransaction) return undefined;
+    const { changes, lastInsertRowid } = this.database.prepare(sql).run(parameters);
+    return { changes, lastInsertRowid: Number(lastInsertRowid) };
   }
 
   /** The rows, once every commit made so far is on disk. */

@@ -56,7 +56,9 @@ async function check(db: Kysely<any>): Promise<void> {
   const orderId = Number(order.id);
   const old = await shipment(db, accountId, orderId, 1);
 
-  const after = await migrator.migrateToLatest();
+  // Up to the release before 0030, which dropped the insert trigger on SQLite (test/db/migration-0030.test.ts):
+  // the shipments below are inserted here as rows, not by the repository that writes their versions since.
+  const after = await migrator.migrateTo('0029_shipment_tags_without_rowid');
   if (after.error) throw after.error;
   expect(await versionOf(db, old)).toBe(0);
 

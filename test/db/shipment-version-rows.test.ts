@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShipmentsRepository } from '../../src/db/repositories/shipments.repository.js';
 import { createTestApp, type TestAccount, type TestApp, usingPostgres } from '../helpers/app.js';
+import { bareShipment } from './upgraded-database.js';
 
 /**
- * On the embedded database the shipments repository writes a new shipment's version row itself, so that a release
- * can drop the insert trigger of 0026_shipment_versions (which makes SQLite journal every page a create's insert
- * changes) while processes of this release still run. Here the trigger is dropped as that release's migration
- * would: shipments created one by one and by import must still be found, listed and followed through their
- * changes. Before that, with the trigger in place, a create must not fail on the row the trigger already wrote.
+ * On the embedded database the shipments repository writes a new shipment's version row itself: migration 0030 dropped
+ * the insert trigger of 0026_shipment_versions (which made SQLite journal every page a create's insert changes).
+ * Shipments created one by one and by import must be found, listed and followed through their changes; inserts made
+ * together on the connection must each get their own id. A database that still has the trigger (put back by hand)
+ * must not make a create fail on the row the trigger already wrote.
  */
 describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded database', () => {
   let t: TestApp;
@@ -26,12 +28,10 @@ describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded d
   };
   const details = (shipmentId: string) => t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: shipmentId });
 
-  it('is written once beside the trigger, and without it', async () => {
-    const first = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ver-with-trigger' });
-    expect(first.statusCode, first.body).toBe(200);
-    expect(await versionsOf(['ver-with-trigger'])).toEqual([['ver-with-trigger', 0]]);
-
-    await sql`drop trigger shipment_versions_shipment_insert`.execute(t.context.database.db);
+  it('is written by the repository, the trigger gone', async () => {
+    const { rows: triggers } = await sql<{ name: string }>`
+      select name from sqlite_master where type = 'trigger' and name = 'shipment_versions_shipment_insert'`.execute(t.context.database.db);
+    expect(triggers).toEqual([]);
 
     const created = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ver-1', note: 'first' });
     expect(created.statusCode, created.body).toBe(200);
@@ -52,7 +52,7 @@ describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded d
     for (const id of ['ver-1', 'ver-2', 'ver-3']) expect((await details(id)).statusCode).toBe(200);
     const list = await t.call(acct.token, 'GET', '/v5/shipment/list/', undefined, { limit: '10' });
     expect(list.json().data.map((s: { shipment_id: string }) => s.shipment_id)).toEqual(
-      expect.arrayContaining(['ver-1', 'ver-2', 'ver-3', 'ver-with-trigger']),
+      expect.arrayContaining(['ver-1', 'ver-2', 'ver-3']),
     );
 
     // A change bumps the row the repository wrote, and the kept rendering of the details above is not answered again.
@@ -60,5 +60,30 @@ describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded d
     expect(updated.statusCode, updated.body).toBe(200);
     expect(await versionsOf(['ver-1'])).toEqual([['ver-1', 1]]);
     expect((await details('ver-1')).json().data.note).toBe('second');
+  });
+
+  it('gives inserts made together on the connection each their own id', async () => {
+    const db = t.context.database.db;
+    const { rows } = await sql<{ id: number }>`select id from accounts where account_uuid = ${acct.accountUuid}`.execute(db);
+    const repository = new ShipmentsRepository(db, 'sqlite');
+    const now = new Date().toISOString();
+    const ids = ['ver-together-1', 'ver-together-2', 'ver-together-3'];
+    const inserted = await Promise.all(ids.map((id) => repository.insert(bareShipment(rows[0].id, id, now))));
+    const { rows: stored } = await sql<{ id: number; shipment_id: string }>`
+      select id, shipment_id from shipments where shipment_id in (${sql.join(ids)}) order by shipment_id`.execute(db);
+    expect(inserted.map((shipment) => [shipment.id, shipment.shipment_id])).toEqual(stored.map((s) => [s.id, s.shipment_id]));
+    expect(await versionsOf(ids)).toEqual(ids.map((id) => [id, 0]));
+  });
+
+  it('does not fail a create on a database that still has the insert trigger', async () => {
+    await sql`create trigger shipment_versions_shipment_insert after insert on shipments begin
+       insert into shipment_versions (shipment_row_id, version) values (new.id, 0); end`.execute(t.context.database.db);
+    try {
+      const created = await t.call(acct.token, 'POST', '/v5/shipment/', { shipment_id: 'ver-with-trigger' });
+      expect(created.statusCode, created.body).toBe(200);
+      expect(await versionsOf(['ver-with-trigger'])).toEqual([['ver-with-trigger', 0]]);
+    } finally {
+      await sql`drop trigger shipment_versions_shipment_insert`.execute(t.context.database.db);
+    }
   });
 });

@@ -9,7 +9,8 @@ import { isPostgres } from './helpers.js';
  * made by any process, or straight in the database, is never answered from a stale copy.
  *
  * Triggers keep it, in the transaction of the write: every write path is covered, including those added later,
- * and a write rolled back takes its bump with it. It is a table of its own, not a column of `shipments`: SQLite
+ * and a write rolled back takes its bump with it. (On SQLite, 0030 dropped the insert's trigger: the shipments
+ * repository writes a new shipment's row.) It is a table of its own, not a column of `shipments`: SQLite
  * cannot change the row a trigger fires for except by writing it again, and a shipment row holds its whole body.
  *
  * An update of a shipment bumps it when it sets a column the rendering shows (`SHOWN_COLUMNS`); the poller's bookkeeping

@@ -175,15 +175,19 @@ const findByTrackingPageReference = new PreparedQuery((db, reference: string) =>
 const tagsOf = new PreparedQuery((db, shipmentRowId: number) =>
   db.selectFrom('shipment_tags').select('tag').where('shipment_row_id', '=', shipmentRowId),
 );
-/** Single-row inserts by columns: every create writes the same ones. */
-const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
 /**
- * A new shipment's version row (0026_shipment_versions), written on the embedded database by the insert's code
- * rather than left to the insert's trigger alone. The trigger makes the insert a statement that may write several
- * rows, for which SQLite copies each page the insert changes (about 13) to a statement journal: without the trigger
- * a create cost 4–7% fewer instructions (docs/performance.md). A later release drops it; until then both write the
- * row, and `or ignore` keeps the trigger's. Written here first, so that processes of this release keep creating
- * visible shipments once the trigger is gone (docs/decisions.md).
+ * Single-row inserts by columns: every create writes the same ones. On PostgreSQL the id comes back by `returning`;
+ * on SQLite the insert returns nothing and its id is the row id SQLite gave it (see `insertVersion`).
+ */
+const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
+const insertOneWithoutIdQueries = new PreparedQueryFamily<unknown[], unknown>(8);
+/**
+ * A new shipment's version row (0026_shipment_versions), written on the embedded database by the insert's code:
+ * 0030_shipment_version_insert_without_trigger dropped the trigger that wrote it there. With the trigger, or with
+ * `returning`, the insert is a statement that may write several rows, for which SQLite copies each page the insert
+ * changes (about 13) to a statement journal: without them SQLite's part of a create costs 4–5% of the create's
+ * instructions fewer (docs/performance.md). `or ignore`: the previous release wrote the row beside the trigger in the same way, and
+ * a database migrated by hand may still hold the trigger.
  */
 const insertVersion = new PreparedQuery((db, id: number) =>
   db.insertInto('shipment_versions').orIgnore().values({ shipment_row_id: id, version: 0 }),
@@ -510,14 +514,25 @@ export class ShipmentsRepository {
    * insert's own work.
    */
   async insert(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
+    if (this.dialect === 'sqlite') return this.insertOnSqlite(row);
     const build = (db: Kysely<Database>, values: Insertable<ShipmentsTable>) => db.insertInto('shipments').values(values).returning('id');
     const prepared = preparedForRow(insertOneQueries, row, build);
     const inserted = prepared
       ? await prepared.query.executeTakeFirst(this.db, ...prepared.values)
       : await build(this.db, row).executeTakeFirst();
     if (!inserted) throw new Error('insert into shipments returned no row');
-    if (this.dialect === 'sqlite') await insertVersion.execute(this.db, inserted.id);
     return storedShipment(row, inserted.id);
+  }
+
+  /** `insert` on SQLite: the insert without `returning`, and the version row. */
+  private async insertOnSqlite(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
+    const build = (db: Kysely<Database>, values: Insertable<ShipmentsTable>) => db.insertInto('shipments').values(values);
+    const prepared = preparedForRow(insertOneWithoutIdQueries, row, build);
+    const id = prepared
+      ? (await prepared.query.executeWrite(this.db, ...prepared.values)).lastInsertRowid
+      : Number((await build(this.db, row).executeTakeFirstOrThrow()).insertId);
+    await insertVersion.execute(this.db, id);
+    return storedShipment(row, id);
   }
 
   async update(id: number, changes: Updateable<ShipmentsTable>): Promise<ShipmentRow> {
@@ -625,6 +640,7 @@ export class ShipmentsRepository {
       const inserted = prepared
         ? await prepared.execute(this.db, ...values)
         : await this.db.insertInto('shipments').values(chunk).returning(['id', 'shipment_uuid']).execute();
+      // On SQLite the version rows are the repository's to write (see `insertVersion`).
       if (this.dialect === 'sqlite' && inserted.length > 0) {
         const versions = inserted.map(({ id }) => ({ shipment_row_id: id, version: 0 }));
         await this.db.insertInto('shipment_versions').orIgnore().values(versions).execute();
