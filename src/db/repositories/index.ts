@@ -67,7 +67,7 @@ export class Repositories {
     this.accounts = new AccountsRepository(db);
     this.credentials = new CredentialsRepository(db);
     this.carrierConfigs = new CarrierConfigsRepository(db);
-    this.orders = new OrdersRepository(db);
+    this.orders = new OrdersRepository(db, dialect);
     this.shipments = new ShipmentsRepository(db, dialect);
     this.pollLeases = new PollLeasesRepository(db);
     this.trackingStops = new TrackingStopsRepository(db);

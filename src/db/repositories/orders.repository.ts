@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DialectName } from '../connection.js';
 import { flattenRows, PreparedQuery, PreparedQueryFamily, preparedForRow, rowsFromArgs } from '../prepared-query.js';
 import type { Database, OrdersTable } from '../schema.js';
 
@@ -6,13 +7,29 @@ export type OrderRow = Selectable<OrdersTable>;
 
 const findById = new PreparedQuery((db, id: number) => db.selectFrom('orders').selectAll().where('id', '=', id));
 
-/** Single-order `insertOrGet` by columns: every create with an order writes the same ones. */
+/**
+ * Single-order `insertOrGet` by columns: every create with an order writes the same ones. On PostgreSQL the id comes
+ * back by `returning`; on SQLite the insert returns nothing, and says whether it inserted and the row id it gave
+ * (`returning` would make SQLite copy the pages the insert changes to a statement journal first: docs/decisions.md,
+ * on a new shipment's version row).
+ */
 const insertOneQueries = new PreparedQueryFamily<unknown[], { id: number }>(8);
+const insertOneWithoutIdQueries = new PreparedQueryFamily<unknown[], unknown>(8);
 /** Multi-row order inserts by row count and columns (imports write full chunks, so few shapes recur). */
 const insertManyQueries = new PreparedQueryFamily<unknown[], OrderRow>(16);
 
+/** An order's insert that does nothing when the account has an order with its order_id. */
+const unlessTaken = (db: Kysely<Database>, values: Insertable<OrdersTable>) =>
+  db
+    .insertInto('orders')
+    .values(values)
+    .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing());
+
 export class OrdersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
 
   findByOrderId(accountId: number, orderId: string): Promise<OrderRow | undefined> {
     return this.db.selectFrom('orders').selectAll().where('account_id', '=', accountId).where('order_id', '=', orderId).executeTakeFirst();
@@ -27,18 +44,30 @@ export class OrdersRepository {
    * given with its id: every column is written, so only the id is read back.
    */
   async insertOrGet(row: Insertable<OrdersTable>): Promise<{ order: OrderRow; created: boolean }> {
-    const build = (db: Kysely<Database>, values: Insertable<OrdersTable>) =>
-      db
-        .insertInto('orders')
-        .values(values)
-        .onConflict((oc) => oc.columns(['account_id', 'order_id']).doNothing())
-        .returning('id');
+    const id = this.dialect === 'sqlite' ? await this.insertOnSqlite(row) : await this.insertReturningId(row);
+    if (id !== undefined) return { order: { order_reference: null, source_type: null, source_name: null, ...row, id }, created: true };
+    return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
+  }
+
+  /** The new order's id, or undefined when the account has an order with its order_id. */
+  private async insertReturningId(row: Insertable<OrdersTable>): Promise<number | undefined> {
+    const build = (db: Kysely<Database>, values: Insertable<OrdersTable>) => unlessTaken(db, values).returning('id');
     const prepared = preparedForRow(insertOneQueries, row, build);
     const inserted = prepared
       ? await prepared.query.executeTakeFirst(this.db, ...prepared.values)
       : await build(this.db, row).executeTakeFirst();
-    if (inserted) return { order: { order_reference: null, source_type: null, source_name: null, ...row, id: inserted.id }, created: true };
-    return { order: (await this.findByOrderId(row.account_id, row.order_id)) as OrderRow, created: false };
+    return inserted?.id;
+  }
+
+  /** `insertReturningId` on SQLite, without `returning`. */
+  private async insertOnSqlite(row: Insertable<OrdersTable>): Promise<number | undefined> {
+    const prepared = preparedForRow(insertOneWithoutIdQueries, row, unlessTaken);
+    const { changes, lastInsertRowid } = prepared
+      ? await prepared.query.executeWrite(this.db, ...prepared.values)
+      : await unlessTaken(this.db, row)
+          .executeTakeFirstOrThrow()
+          .then((result) => ({ changes: Number(result.numInsertedOrUpdatedRows), lastInsertRowid: Number(result.insertId) }));
+    return changes > 0 ? lastInsertRowid : undefined;
   }
 
   /**
