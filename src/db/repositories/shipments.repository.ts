@@ -185,9 +185,9 @@ const insertOneWithoutIdQueries = new PreparedQueryFamily<unknown[], unknown>(8)
  * A new shipment's version row (0026_shipment_versions), written on the embedded database by the insert's code:
  * 0030_shipment_version_insert_without_trigger dropped the trigger that wrote it there. With the trigger, or with
  * `returning`, the insert is a statement that may write several rows, for which SQLite copies each page the insert
- * changes (about 13) to a statement journal: without them SQLite's part of a create costs about 60,000
- * instructions (5% of the create) fewer (docs/performance.md). `or ignore`: the previous release wrote the row beside the trigger in the same way, and
- * a database migrated by hand may still hold the trigger.
+ * changes (about 13) to a statement journal: without them SQLite's part of a create costs about 60,000 instructions
+ * (5% of the create) fewer (docs/performance.md). `or ignore`: the previous release wrote the row beside the
+ * trigger in the same way, and a database migrated by hand may still hold the trigger.
  */
 const insertVersion = new PreparedQuery((db, id: number) =>
   db.insertInto('shipment_versions').orIgnore().values({ shipment_row_id: id, version: 0 }),
