@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { migratedTo, upgradedAccount } from './upgraded-database.js';
+import { type Kysely, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, onPostgres, onSqlite, upgradedAccount, versionOf } from './upgraded-database.js';
 
 /**
  * Migration 0026 and its triggers: every shipment has a version (those written before the upgrade too), and every
@@ -12,12 +10,6 @@ import { migratedTo, upgradedAccount } from './upgraded-database.js';
  * (src/domain/shipments/shipment-json-cache.ts).
  */
 const postgres = await reachablePostgres();
-const drops: Array<() => Promise<void>> = [];
-
-afterAll(async () => {
-  for (const drop of drops) await drop();
-});
-
 const now = '2026-11-29T10:00:00.000Z';
 
 async function shipment(db: Kysely<any>, accountId: number, orderId: number | null, n: number): Promise<number> {
@@ -38,11 +30,6 @@ async function shipment(db: Kysely<any>, accountId: number, orderId: number | nu
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
-}
-
-async function versionOf(db: Kysely<any>, id: number): Promise<number | undefined> {
-  const row = await db.selectFrom('shipment_versions').select('version').where('shipment_row_id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : Number(row.version);
 }
 
 async function check(db: Kysely<any>): Promise<void> {
@@ -147,25 +134,7 @@ async function check(db: Kysely<any>): Promise<void> {
 }
 
 describe('migration 0026: shipment versions kept by triggers', () => {
-  it('SQLite', async () => {
-    const raw = new Database(':memory:');
-    raw.pragma('foreign_keys = ON');
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    try {
-      await check(db);
-    } finally {
-      await db.destroy();
-    }
-  });
+  it('SQLite', () => onSqlite(check));
 
-  it.skipIf(postgres.url === null)('PostgreSQL', async () => {
-    const database = await createDatabase(postgres.url as string, 'wb_mig');
-    drops.push(() => database.drop());
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
-    try {
-      await check(db);
-    } finally {
-      await db.destroy();
-    }
-  });
+  it.skipIf(postgres.url === null)('PostgreSQL', () => onPostgres(postgres.url as string, check));
 });

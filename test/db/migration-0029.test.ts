@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.js';
+import type { Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { reachablePostgres } from '../reliability/postgres.js';
+import { insertBareShipment, migratedTo, onPostgres, onSqlite, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0029 on a database left by the release before it: the tags are all still there, on SQLite in a table
@@ -11,28 +9,12 @@ import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.j
  * tag filter, and deleting a shipment still deletes its tags.
  */
 const postgres = await reachablePostgres();
-const drops: Array<() => Promise<void>> = [];
-
-afterAll(async () => {
-  for (const drop of drops) await drop();
-});
-
 const now = '2026-12-02T10:00:00.000Z';
-
-/** Inserts a bare shipment row; answers its id. */
-async function addShipment(db: Kysely<any>, accountId: number, id: string): Promise<number> {
-  const row = await db
-    .insertInto('shipments')
-    .values(bareShipment(accountId, id, now))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
 
 async function upgraded(db: Kysely<any>): Promise<number[]> {
   const migrator = await migratedTo(db, '0028_tracking_lookups_by_key');
   const accountId = await upgradedAccount(db, 'acc-0029', now);
-  const ids = [await addShipment(db, accountId, 'first'), await addShipment(db, accountId, 'second')];
+  const ids = [await insertBareShipment(db, accountId, 'first', now), await insertBareShipment(db, accountId, 'second', now)];
   await db
     .insertInto('shipment_tags')
     .values([
@@ -72,11 +54,8 @@ async function expectTagsKept(db: Kysely<any>, [accountId, first, second]: numbe
 }
 
 describe('migration 0029 on an upgraded database', () => {
-  it('SQLite: the tags move to a table without rowid, with their key, index and cascade', async () => {
-    const raw = new Database(':memory:');
-    raw.pragma('foreign_keys = ON');
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    try {
+  it('SQLite: the tags move to a table without rowid, with their key, index and cascade', () =>
+    onSqlite(async (db, raw) => {
       const ids = await upgraded(db);
       const table = raw.prepare("select sql from sqlite_master where type = 'table' and name = 'shipment_tags'").get() as { sql: string };
       expect(table.sql).toMatch(/without rowid\s*$/i);
@@ -90,19 +69,13 @@ describe('migration 0029 on an upgraded database', () => {
       expect(plan.map((step) => step.detail).join(' ')).toContain('shipment_tags_account_tag');
       expect(raw.pragma('foreign_key_check')).toEqual([]);
       await expectTagsKept(db, ids);
-    } finally {
-      await db.destroy();
-    }
-  });
+    }));
 
-  it('SQLite: a migration that fails part way leaves the tags where they were, and runs whole on the next start', async () => {
-    const raw = new Database(':memory:');
-    raw.pragma('foreign_keys = ON');
-    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    try {
+  it('SQLite: a migration that fails part way leaves the tags where they were, and runs whole on the next start', () =>
+    onSqlite(async (db, raw) => {
       const migrator = await migratedTo(db, '0028_tracking_lookups_by_key');
       const accountId = await upgradedAccount(db, 'acc-0029-stop', now);
-      const kept = await addShipment(db, accountId, 'kept');
+      const kept = await insertBareShipment(db, accountId, 'kept', now);
       raw.prepare("insert into shipment_tags (shipment_row_id, account_id, tag) values (?, ?, 'kept')").run(kept, accountId);
       // A tag whose shipment is gone, as a write with foreign keys off leaves it.
       raw.pragma('foreign_keys = OFF');
@@ -122,19 +95,9 @@ describe('migration 0029 on an upgraded database', () => {
       const after = await migrator.migrateToLatest();
       if (after.error) throw after.error;
       expect(raw.prepare('select shipment_row_id, tag from shipment_tags').all()).toEqual([{ shipment_row_id: 1, tag: 'kept' }]);
-    } finally {
-      await db.destroy();
-    }
-  });
+    }));
 
-  it.skipIf(postgres.url === null)('PostgreSQL: the table is kept as it was, with every tag', async () => {
-    const database = await createDatabase(postgres.url as string, 'wb_mig');
-    drops.push(database.drop);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
-    try {
-      await expectTagsKept(db, await upgraded(db));
-    } finally {
-      await db.destroy();
-    }
-  });
+  it.skipIf(postgres.url === null)('PostgreSQL: the table is kept as it was, with every tag', () =>
+    onPostgres(postgres.url as string, async (db) => expectTagsKept(db, await upgraded(db))),
+  );
 });

@@ -1,5 +1,8 @@
-import { type Kysely, Migrator } from 'kysely';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { migrations } from '../../src/db/migrate.js';
+import { createDatabase } from '../reliability/postgres.js';
 
 /**
  * A database as the release before a migration left it: every migration up to `last` applied. Returns the
@@ -35,4 +38,44 @@ export function bareShipment(accountId: number, id: string, now: string) {
     created_at: now,
     updated_at: now,
   };
+}
+
+/** `bareShipment` inserted as a row; answers its id. */
+export async function insertBareShipment(db: Kysely<any>, accountId: number, id: string, now: string): Promise<number> {
+  const row = await db
+    .insertInto('shipments')
+    .values(bareShipment(accountId, id, now))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** A shipment's version (0026_shipment_versions); undefined when it has none. */
+export async function versionOf(db: Kysely<any>, shipmentRowId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('shipment_versions').select('version').where('shipment_row_id', '=', shipmentRowId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.version);
+}
+
+/** Runs `check` on a fresh in-memory SQLite database, its foreign keys on as the service keeps them. */
+export async function onSqlite(check: (db: Kysely<any>, raw: Database.Database) => Promise<void>): Promise<void> {
+  const raw = new Database(':memory:');
+  raw.pragma('foreign_keys = ON');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+  try {
+    await check(db, raw);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Runs `check` on a fresh PostgreSQL database made through `adminUrl`, dropped once it has run. */
+export async function onPostgres(adminUrl: string, check: (db: Kysely<any>) => Promise<void>): Promise<void> {
+  const database = await createDatabase(adminUrl, 'wb_mig');
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+  try {
+    await check(db);
+  } finally {
+    await db.destroy();
+    await database.drop();
+  }
 }
