@@ -75,6 +75,23 @@ describe.skipIf(usingPostgres)('a new shipment’s version row on the embedded d
     expect(await versionsOf(ids)).toEqual(ids.map((id) => [id, 0]));
   });
 
+  it('never leaves a shipment without its version row, outside a transaction too', async () => {
+    const db = t.context.database.db;
+    const { rows } = await sql<{ id: number }>`select id from accounts where account_uuid = ${acct.accountUuid}`.execute(db);
+    const repository = new ShipmentsRepository(db, 'sqlite');
+    const now = new Date().toISOString();
+    await sql`create temp trigger refuse_versions before insert on main.shipment_versions
+       begin select raise(abort, 'version row refused'); end`.execute(db);
+    try {
+      await expect(repository.insert(bareShipment(rows[0].id, 'ver-alone', now))).rejects.toThrow('version row refused');
+      await expect(repository.insertMany([bareShipment(rows[0].id, 'ver-alone-many', now)])).rejects.toThrow('version row refused');
+    } finally {
+      await sql`drop trigger temp.refuse_versions`.execute(db);
+    }
+    const { rows: left } = await sql`select id from shipments where shipment_id in ('ver-alone', 'ver-alone-many')`.execute(db);
+    expect(left).toEqual([]);
+  });
+
   it('does not fail a create on a database that still has the insert trigger', async () => {
     await sql`create trigger shipment_versions_shipment_insert after insert on shipments begin
        insert into shipment_versions (shipment_row_id, version) values (new.id, 0); end`.execute(t.context.database.db);

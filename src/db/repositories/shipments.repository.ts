@@ -524,8 +524,12 @@ export class ShipmentsRepository {
     return storedShipment(row, inserted.id);
   }
 
-  /** `insert` on SQLite: the insert without `returning`, and the version row. */
+  /**
+   * `insert` on SQLite: the insert without `returning`, and the version row, in the caller's transaction or one of
+   * their own, so that a shipment is never written without its version row (no process would find it).
+   */
   private async insertOnSqlite(row: Insertable<ShipmentsTable>): Promise<ShipmentRow> {
+    if (!this.db.isTransaction) return this.inOwnTransaction((repository) => repository.insertOnSqlite(row));
     const build = (db: Kysely<Database>, values: Insertable<ShipmentsTable>) => db.insertInto('shipments').values(values);
     const prepared = preparedForRow(insertOneWithoutIdQueries, row, build);
     const id = prepared
@@ -533,6 +537,11 @@ export class ShipmentsRepository {
       : Number((await build(this.db, row).executeTakeFirstOrThrow()).insertId);
     await insertVersion.execute(this.db, id);
     return storedShipment(row, id);
+  }
+
+  /** Runs `work` on this repository in a transaction of its own. */
+  private inOwnTransaction<T>(work: (repository: ShipmentsRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new ShipmentsRepository(trx, this.dialect)));
   }
 
   async update(id: number, changes: Updateable<ShipmentsTable>): Promise<ShipmentRow> {
@@ -619,9 +628,10 @@ export class ShipmentsRepository {
 
   /**
    * Inserts many new shipments in multi-row statements (imports); returns their ids and uuids in the
-   * order given. All or nothing: a unique violation fails the whole call.
+   * order given. All or nothing: a unique violation fails the whole call (a caller holding no transaction gets one).
    */
   async insertMany(rows: Insertable<ShipmentsTable>[]): Promise<Array<{ id: number; shipment_uuid: string }>> {
+    if (!this.db.isTransaction) return this.inOwnTransaction((repository) => repository.insertMany(rows));
     const out: Array<{ id: number; shipment_uuid: string }> = [];
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
