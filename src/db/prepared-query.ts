@@ -177,20 +177,37 @@ export function isBindable(value: unknown): boolean {
 
 /**
  * Rows as the flat argument list of a multi-row prepared insert: their columns (the first row's), every value
- * in row order, the shape that names the statement, and whether they can share it (every row has the same
- * columns and every value binds as it is).
+ * in row order, and whether they can share one statement (every row has the same columns and every value binds
+ * as it is). The statement is the family's for the rows' count and columns (`PreparedQueryFamily.forColumns`).
  */
-export function flattenRows<T extends object>(rows: T[]): { columns: Array<keyof T>; values: unknown[]; shape: string; bindable: boolean } {
+export function flattenRows<T extends object>(rows: T[]): { columns: Array<keyof T>; values: unknown[]; bindable: boolean } {
   const columns = Object.keys(rows[0]) as Array<keyof T>;
-  const names = columns.join(',');
-  const values: unknown[] = [];
+  const values: unknown[] = new Array(rows.length * columns.length);
   let sameColumns = true;
-  for (const row of rows) {
-    if (sameColumns && Object.keys(row).join(',') !== names) sameColumns = false;
-    for (const column of columns) values.push(row[column]);
+  let bindable = true;
+  for (let r = 0, at = 0; r < rows.length; r++) {
+    const row = rows[r];
+    // The first row's columns are the columns; every other row is compared with them, name by name.
+    if (r > 0 && sameColumns) sameColumns = hasColumns(row, columns);
+    for (let c = 0; c < columns.length; c++, at++) {
+      const value = row[columns[c]];
+      values[at] = value;
+      if (bindable && !isBindable(value)) bindable = false;
+    }
   }
   // Rows with other columns than the first cannot share its statement: the caller's builder path takes them.
-  return { columns, values, shape: `${rows.length}:${names}`, bindable: sameColumns && values.every(isBindable) };
+  return { columns, values, bindable: sameColumns && bindable };
+}
+
+/** Whether `row`'s own enumerable keys are `columns`, in that order. */
+function hasColumns(row: object, columns: readonly PropertyKey[]): boolean {
+  return sameKeys(Object.keys(row), columns);
+}
+
+function sameKeys(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The rows a multi-row prepared insert binds, rebuilt from its flat arguments (the inverse of flattenRows). */
@@ -207,8 +224,26 @@ export function rowsFromArgs<T>(count: number, columns: Array<keyof T>, args: re
  */
 export class PreparedQueryFamily<A extends unknown[], R> {
   private readonly queries = new Map<string, PreparedQuery<A, R>>();
+  /** The shape `forColumns` was asked for last, and its query: a hot path asks for one shape over and over. */
+  private last: { count: number; columns: readonly PropertyKey[]; query: PreparedQuery<A, R> } | null = null;
 
   constructor(private readonly limit = 64) {}
+
+  /**
+   * The query of `count` rows of these columns, in this order (`get` with the shape `count:column,column,…`).
+   * The shape asked for last is recognized by comparing the columns one by one, without writing its name.
+   */
+  forColumns(
+    count: number,
+    columns: readonly PropertyKey[],
+    build: () => (db: Kysely<Database>, ...args: A) => Compilable<R>,
+  ): PreparedQuery<A, R> | null {
+    const { last } = this;
+    if (last !== null && last.count === count && sameKeys(last.columns, columns)) return last.query;
+    const query = this.get(`${count}:${columns.join(',')}`, build);
+    if (query) this.last = { count, columns, query };
+    return query;
+  }
 
   get(shape: string, build: () => (db: Kysely<Database>, ...args: A) => Compilable<R>): PreparedQuery<A, R> | null {
     let query = this.queries.get(shape);
@@ -249,10 +284,11 @@ export function preparedForRow<T extends object, R>(
   row: T,
   build: (db: Kysely<Database>, row: T) => Compilable<R>,
 ): { query: PreparedQuery<unknown[], R>; values: unknown[] } | null {
-  const { columns, values, shape, bindable } = flattenRows([row]);
+  const { columns, values, bindable } = flattenRows([row]);
   const query = bindable
-    ? family.get(
-        shape,
+    ? family.forColumns(
+        1,
+        columns,
         () =>
           (db, ...args) =>
             build(db, rowsFromArgs(1, columns, args)[0]),
@@ -285,8 +321,9 @@ export async function writeById<T extends WrittenById>(
       .set(set)
       .where('id', '=', rowId);
   const prepared = values.every(isBindable)
-    ? family.get(
-        columns.join(','),
+    ? family.forColumns(
+        1,
+        columns,
         () =>
           (on, rowId, ...set) =>
             update(on, rowId as number, Object.fromEntries(columns.map((c, i) => [c, set[i]]))),

@@ -78,10 +78,11 @@ export class OrdersRepository {
     const out = new Map<string, { order: OrderRow; created: boolean }>();
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
-      const { columns, values, shape, bindable } = flattenRows(chunk);
+      const { columns, values, bindable } = flattenRows(chunk);
       const prepared = bindable
-        ? insertManyQueries.get(
-            shape,
+        ? insertManyQueries.forColumns(
+            chunk.length,
+            columns,
             () =>
               (db, ...args) =>
                 db

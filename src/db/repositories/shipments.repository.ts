@@ -635,10 +635,11 @@ export class ShipmentsRepository {
     const out: Array<{ id: number; shipment_uuid: string }> = [];
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       const chunk = rows.slice(i, i + INSERT_CHUNK);
-      const { columns, values, shape, bindable } = flattenRows(chunk);
+      const { columns, values, bindable } = flattenRows(chunk);
       const prepared = bindable
-        ? insertManyQueries.get(
-            shape,
+        ? insertManyQueries.forColumns(
+            chunk.length,
+            columns,
             () =>
               (db, ...args) =>
                 db
@@ -681,12 +682,13 @@ export class ShipmentsRepository {
   async insertTags(rows: Array<{ shipment_row_id: number; account_id: number; tag: string }>): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK * 4) {
       const chunk = rows.slice(i, i + INSERT_CHUNK * 4);
-      const { columns, values, shape, bindable } = flattenRows(chunk);
+      const { columns, values, bindable } = flattenRows(chunk);
       // A create's few tags share one prepared statement per count; an import's chunks are built each time.
       const prepared =
         bindable && chunk.length <= 16
-          ? tagInserts.get(
-              shape,
+          ? tagInserts.forColumns(
+              chunk.length,
+              columns,
               () =>
                 (db, ...args) =>
                   db.insertInto('shipment_tags').values(rowsFromArgs(chunk.length, columns, args)),

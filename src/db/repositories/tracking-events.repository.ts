@@ -155,8 +155,9 @@ export class TrackingEventsRepository {
   }
 
   private insertChunk(rows: NewEventRow[]): Promise<Array<{ id: number }>> {
-    const { columns, values, shape, bindable } = flattenRows(rows);
-    const query = rows.length <= 50 && bindable ? inserts.get(shape, () => insertStatement(columns, rows.length)) : null;
+    const { columns, values, bindable } = flattenRows(rows);
+    const query =
+      rows.length <= 50 && bindable ? inserts.forColumns(rows.length, columns, () => insertStatement(columns, rows.length)) : null;
     if (query) return query.execute(this.db, ...values);
     return this.db
       .insertInto('tracking_events')
