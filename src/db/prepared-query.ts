@@ -241,7 +241,8 @@ export class PreparedQueryFamily<A extends unknown[], R> {
     const { last } = this;
     if (last !== null && last.count === count && sameKeys(last.columns, columns)) return last.query;
     const query = this.get(`${count}:${columns.join(',')}`, build);
-    if (query) this.last = { count, columns, query };
+    // A copy: the caller's array is the caller's to change.
+    if (query) this.last = { count, columns: columns.slice(), query };
     return query;
   }
 

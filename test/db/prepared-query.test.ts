@@ -90,6 +90,17 @@ describe('PreparedQueryFamily.forColumns', () => {
     expect(family.forColumns(2, ['a', 'b'], () => (k) => k.insertInto('t' as never).values([] as never))).not.toBe(first.query);
   });
 
+  it("keeps its own copy of the columns asked for last: a caller's array changed afterwards names another shape", () => {
+    const own = new PreparedQueryFamily<unknown[], never>();
+    const build = () => (k: Parameters<Parameters<typeof preparedForRow>[2]>[0]) => k.insertInto('t' as never).values([] as never);
+    const columns = ['a', 'b'];
+    const ab = own.forColumns(1, columns, build);
+    columns[1] = 'c';
+    const ac = own.forColumns(1, columns, build);
+    expect(ac).not.toBe(ab);
+    expect(own.forColumns(1, ['a', 'b'], build)).toBe(ab);
+  });
+
   it('binds each value to its own column whatever order the columns came in', async () => {
     for (const row of [
       { a: 'x1', b: 'y1' },
