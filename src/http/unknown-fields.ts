@@ -17,7 +17,13 @@ export const IGNORED_FIELDS_HEADER_MAX = 1000;
 /** What Fastify calls to validate a body: false leaves the reasons in `errors`. */
 type BodyValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** Bodies whose unknown fields may be ignored, each with the reply that answers its request. */
+/**
+ * Bodies whose unknown fields may be ignored, each with the reply that answers its request, from `markLenient` until
+ * the body's validation takes it (`takeLenient`). Not one moment longer: a young collection holds a weak map's values
+ * as strongly as any reference, and the reply holds the request and its body, the entry's key, so an entry left in
+ * the map kept the whole request alive through young collections into the old generation, until a full collection
+ * (6 KB a create, a quarter of a create's collection time: docs/performance.md).
+ */
 const lenientBodies = new WeakMap<object, FastifyReply>();
 
 /**
@@ -28,8 +34,8 @@ const lenientBodies = new WeakMap<object, FastifyReply>();
 export function compileBodyValidator(ajv: Ajv, schema: object): BodyValidator {
   const validate = ajv.compile(splitSchema(schema));
   const check = ((data: unknown) => {
+    const reply = data !== null && typeof data === 'object' ? takeLenient(data) : undefined;
     if (validate(data)) return true;
-    const reply = data !== null && typeof data === 'object' ? lenientBodies.get(data) : undefined;
     const ignored = reply ? removeUnknown(data, validate.errors ?? []) : [];
     if (ignored.length === 0) {
       check.errors = validate.errors;
@@ -42,6 +48,13 @@ export function compileBodyValidator(ajv: Ajv, schema: object): BodyValidator {
   }) as BodyValidator;
   check.errors = null;
   return check;
+}
+
+/** The reply of a body marked lenient, handed out once: the entry leaves the map. */
+function takeLenient(data: object): FastifyReply | undefined {
+  const reply = lenientBodies.get(data);
+  if (reply) lenientBodies.delete(data);
+  return reply;
 }
 
 /** Marks, before validation, the bodies of merchant callers who do not want unknown fields refused. */

@@ -18,8 +18,9 @@ export interface WaybillProcess {
   logs(): Array<Record<string, any>>;
 }
 
-export function startWaybill(args: string[], env: Record<string, string>): WaybillProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+/** `nodeArgs` go to node before the script (V8 flags such as `--trace-gc-nvp`). */
+export function startWaybill(args: string[], env: Record<string, string>, nodeArgs: string[] = []): WaybillProcess {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
     cwd: root,
     env: { ...process.env, WAYBILL_BANNER: 'false', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
