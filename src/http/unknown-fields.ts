@@ -22,7 +22,7 @@ type BodyValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | n
  * the body's validation takes it (`takeLenient`). Not one moment longer: a young collection holds a weak map's values
  * as strongly as any reference, and the reply holds the request and its body, the entry's key, so an entry left in
  * the map kept the whole request alive through young collections into the old generation, until a full collection
- * (6.5 KB a create; creates alone cost a quarter more CPU so: docs/performance.md).
+ * (6.5 KB a create, which cost creates alone a quarter more CPU: docs/performance.md).
  */
 const lenientBodies = new WeakMap<object, FastifyReply>();
 

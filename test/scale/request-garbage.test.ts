@@ -15,7 +15,7 @@ function promotedByScavenges(lines: string[]): number[] {
 /**
  * What writes leave behind in the service's memory. A request's objects (its body, headers, reply, the query
  * layer's transaction) are garbage once it is answered; were something long-lived to hold them through the next
- * young collections, each would be copied to the old generation and stay there until a full collection: 6 KB a
+ * young collections, each would be copied to the old generation and stay there until a full collection: 6.5 KB a
  * create did so when a weak map kept each body's reply as its value (a young collection holds a weak map's values
  * as strongly as any reference, and the reply holds the body, its key). Measured on the real service over
  * keep-alive connections, as merchants send them (SQLite, its own data directory).
