@@ -109,6 +109,8 @@ interface ServiceCounters {
   misses: number;
   headsUnread: number;
   firstPagesUnread: number;
+  /** Updates answered with the events of a kept rendering. */
+  eventsReused: number;
   /** SQLite only (0 on PostgreSQL). */
   transactions: number;
   commits: number;
@@ -125,9 +127,12 @@ async function renderCounters(url: string): Promise<ServiceCounters | null> {
     const total = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
     const headsUnread = total('waybill_shipment_heads_unread_total');
     const firstPagesUnread = total('waybill_list_first_pages_unread_total');
+    const eventsReused = total('waybill_render_cache_events_reused_total');
     const transactions = total('waybill_sqlite_transactions_total');
     const commits = total('waybill_sqlite_commits_total');
-    return Number.isFinite(hits) && Number.isFinite(misses) ? { hits, misses, headsUnread, firstPagesUnread, transactions, commits } : null;
+    return Number.isFinite(hits) && Number.isFinite(misses)
+      ? { hits, misses, headsUnread, firstPagesUnread, eventsReused, transactions, commits }
+      : null;
   } catch {
     return null;
   }
@@ -303,6 +308,7 @@ export const mixed: Scenario = {
                   misses: after.misses - before.misses,
                   headsUnread: after.headsUnread - before.headsUnread,
                   firstPagesUnread: after.firstPagesUnread - before.firstPagesUnread,
+                  eventsReused: after.eventsReused - before.eventsReused,
                   transactions: after.transactions - before.transactions,
                   commits: after.commits - before.commits,
                 }
@@ -341,7 +347,7 @@ export const mixed: Scenario = {
         const goal = goalOf(point);
         const kept = point.renderings;
         const renderings = kept
-          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details and ${kept.firstPagesUnread.toLocaleString('en-US')} list pages found without a read${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
+          ? `; renderings ${Math.round((100 * kept.hits) / Math.max(1, kept.hits + kept.misses))}% kept (${kept.hits.toLocaleString('en-US')} kept, ${kept.misses.toLocaleString('en-US')} made), ${kept.headsUnread.toLocaleString('en-US')} details and ${kept.firstPagesUnread.toLocaleString('en-US')} list pages found without a read, ${kept.eventsReused.toLocaleString('en-US')} updates with kept events${kept.commits > 0 ? `; ${kept.transactions.toLocaleString('en-US')} transactions in ${kept.commits.toLocaleString('en-US')} commits` : ''}`
           : '';
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)

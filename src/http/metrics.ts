@@ -38,6 +38,15 @@ export function registerMetrics(app: FastifyInstance): RequestDurations {
     },
   });
   new client.Counter({
+    name: 'waybill_render_cache_events_reused_total',
+    help: 'Shipments rendered anew (for an update) with the events of their kept rendering, not read again',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(renderCache().eventsReused);
+    },
+  });
+  new client.Counter({
     name: 'waybill_shipment_heads_unread_total',
     help: 'Shipment details found without a read, nothing having changed the shipment since it was last read',
     registers: [registry],

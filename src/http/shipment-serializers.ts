@@ -1,4 +1,5 @@
 import { type TObject, type TSchema, Type } from '@sinclair/typebox';
+import type { ShipmentJson } from '../domain/shipments/rendered-shipment.js';
 import type { ShipmentSerializers } from '../domain/shipments/shipment.reader.js';
 import { EventV5, EventV52, ShipmentV5, ShipmentV52 } from '../schemas/shipment-output.schemas.js';
 import { compileSerializer } from './serialization.js';
@@ -8,8 +9,8 @@ type Serialize = (value: unknown) => string;
 
 /**
  * The serializers the reader renders shipments with: the shipment response schemas, v5.2 without `pod_url`.
- * They write what one serializer of the whole schema writes, in parts: the shipment's fields before its events
- * and after them, and each event's own fields, by the schemas' serializers; an event's location and
+ * They write what one serializer of the whole schema writes, in parts (`ShipmentJson`): the shipment's fields
+ * before its events and after them, and each event's own fields, by the schemas' serializers; an event's location and
  * additional_info are written once for each object given, since the presenter gives every event with the same
  * stored text the same object (src/domain/shipments/parsed-texts.ts). test/http/shipment-serializers.test.ts
  * holds them to the whole schema's serializer.
@@ -23,7 +24,7 @@ function part(schema: TObject, keys: string[]): TObject {
   return Type.Object(Object.fromEntries(keys.map((key) => [key, schema.properties[key] as TSchema])));
 }
 
-function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) => string {
+function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) => ShipmentJson {
   const keys = Object.keys(shipment.properties);
   const at = keys.indexOf('all_events');
   if (at <= 0) throw new Error('a shipment schema needs all_events, after at least one field');
@@ -31,11 +32,11 @@ function shipmentSerializer(shipment: TObject, event: TObject): (value: Json) =>
   const after = at < keys.length - 1 ? compileSerializer(part(shipment, keys.slice(at + 1))) : null;
   const writeEvent = eventSerializer(event);
   return (value) => {
-    const events = value.all_events as Json[];
-    let json = `${before(value).slice(0, -1)},"all_events":[`;
-    for (let i = 0; i < events.length; i++) json += i === 0 ? writeEvent(events[i]) : `,${writeEvent(events[i])}`;
+    const shown = value.all_events as Json[];
+    let events = '';
+    for (let i = 0; i < shown.length; i++) events += i === 0 ? writeEvent(shown[i]) : `,${writeEvent(shown[i])}`;
     // Every field of a shape is required: the part after the events is never an empty object.
-    return after ? `${json}],${after(value).slice(1)}` : `${json}]}`;
+    return { head: `${before(value).slice(0, -1)},"all_events":[`, events, tail: after ? `],${after(value).slice(1)}` : ']}' };
   };
 }
 

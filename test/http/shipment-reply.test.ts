@@ -1,12 +1,15 @@
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keptRendering, type RenderedShipment, shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
+import { keptRendering, type RenderedShipment, type ShipmentJson, shipmentObject } from '../../src/domain/shipments/rendered-shipment.js';
 import type { ShapeVersion } from '../../src/domain/shipments/shipment.presenter.js';
 import { sendShipment, sendShipmentPage } from '../../src/http/shipment-reply.js';
 
+/** A JSON object's text as the one piece of a serializer's output (its events' pieces empty). */
+const whole = (object: string): ShipmentJson => ({ head: object, events: '', tail: '' });
+
 const rendered = (version: ShapeVersion, object: object, podUrl: string | null = null): RenderedShipment => ({
   version,
-  json: keptRendering(version, JSON.stringify(object)),
+  json: keptRendering(version, whole(JSON.stringify(object))).json,
   podUrl,
 });
 
@@ -68,11 +71,35 @@ describe('shipment answers', () => {
     for (const [i, text] of ['Zoë', 'Friedrichstraße', '東京都', 'ok 📦', 'a"b\\c', ''].entries())
       object += `,"f${i}":${JSON.stringify(text)}`;
     object += '}';
-    const shipment: RenderedShipment = { version: 'v5.2', json: keptRendering('v5.2', object), podUrl: null };
+    const shipment: RenderedShipment = { version: 'v5.2', json: keptRendering('v5.2', whole(object)).json, podUrl: null };
     const expected = `{"api_response":"200","data":${object.slice(0, -1)},"pod_url":null}}`;
     expect(shipment.json.equals(Buffer.from(expected))).toBe(true);
     expect(await answer((reply) => sendShipment(reply, shipment))).toBe(expected);
     expect(shipmentObject(shipment)).toEqual({ ...JSON.parse(object), pod_url: null });
+  });
+
+  it('keeps where its events lie, and takes another rendering’s events as bytes, in both shapes', () => {
+    const events = '{"event":"Zoë in 東京"},{"event":"📦 \\"x\\""}';
+    const object = { head: '{"shipment_uuid":"ü-5","all_events":[', events, tail: '],"note":"Straße"}' };
+    const text = `${object.head}${events}${object.tail}`;
+    for (const version of ['v5', 'v5.2'] as const) {
+      const kept = keptRendering(version, object);
+      const expected = version === 'v5' ? text : `{"api_response":"200","data":${text.slice(0, -1)},"pod_url":null}}`;
+      expect(kept.json.toString()).toBe(expected);
+      expect(kept.json.subarray(kept.eventsStart, kept.eventsEnd).toString()).toBe(events);
+      // Another shipment's pieces around these events' bytes: the bytes are written as they are.
+      const other = { head: '{"shipment_uuid":"b","all_events":[', events: 'never written', tail: '],"note":null}' };
+      const spliced = keptRendering(version, other, kept.json.subarray(kept.eventsStart, kept.eventsEnd));
+      const text2 = `${other.head}${events}${other.tail}`;
+      expect(spliced.json.toString()).toBe(
+        version === 'v5' ? text2 : `{"api_response":"200","data":${text2.slice(0, -1)},"pod_url":null}}`,
+      );
+      expect(spliced.json.subarray(spliced.eventsStart, spliced.eventsEnd).toString()).toBe(events);
+      // With no events, the range is empty, between the brackets.
+      const none = keptRendering(version, { ...object, events: '' });
+      expect(none.eventsEnd - none.eventsStart).toBe(0);
+      expect(none.json.subarray(none.eventsStart - 1, none.eventsEnd + 1).toString()).toBe('[]');
+    }
   });
 
   it('writes v5.2 shipments into a page with pod_url last', async () => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import type { ShipmentRow, ShownEventRow } from '../../src/db/repositories/shipments.repository.js';
+import type { ShipmentJson } from '../../src/domain/shipments/rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from '../../src/domain/shipments/shipment.presenter.js';
 import { compileSerializer } from '../../src/http/serialization.js';
 import { shipmentSerializers } from '../../src/http/shipment-serializers.js';
@@ -15,7 +16,13 @@ const whole: Record<ShapeVersion, (value: unknown) => string> = {
   v5: compileSerializer(ShipmentV5),
   'v5.2': compileSerializer(Type.Omit(ShipmentV52, ['pod_url'])),
 };
-const byParts = shipmentSerializers();
+const parts = shipmentSerializers();
+/** The serializers by parts, their pieces joined. */
+const byParts: Record<ShapeVersion, (value: Record<string, unknown>) => string> = {
+  v5: (value) => joined(parts.v5(value)),
+  'v5.2': (value) => joined(parts['v5.2'](value)),
+};
+const joined = ({ head, events, tail }: ShipmentJson) => `${head}${events}${tail}`;
 
 const HUB = JSON.stringify({
   place: 'Singapore, SG',
@@ -108,6 +115,10 @@ describe('shipment serializers by parts', () => {
         // Again, with every location and additional_info written before: the same text.
         expect(byParts[version](presentShipment(aggregate(events), version, lookups))).toBe(expected);
         expect(JSON.parse(expected).all_events).toHaveLength(events);
+        // The events' piece is the events alone: what the whole text holds between the array's brackets.
+        const { head, events: written } = parts[version](shipment);
+        expect(head.endsWith('"all_events":[')).toBe(true);
+        expect(JSON.parse(`[${written}]`)).toEqual(JSON.parse(expected).all_events);
       }
     });
   }

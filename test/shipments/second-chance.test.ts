@@ -4,7 +4,7 @@ import type { ShipmentHead } from '../../src/db/repositories/shipments.repositor
 import { ShipmentHeadMemo } from '../../src/domain/shipments/shipment-head-memo.js';
 import { ShipmentJsonCache } from '../../src/domain/shipments/shipment-json-cache.js';
 
-const text = (bytes: number) => Buffer.alloc(bytes, 'x');
+const text = (bytes: number) => ({ json: Buffer.alloc(bytes, 'x'), eventsStart: 0, eventsEnd: 0 });
 
 describe('the kept renderings drop the oldest unanswered first', () => {
   // Each entry counts its bytes and 200 more: three of 100 bytes fit in 900, a fourth does not.
@@ -39,12 +39,17 @@ describe('the kept renderings drop the oldest unanswered first', () => {
 
   it('keeps the two shapes of one shipment apart, and answers only the version asked', () => {
     const cache = new ShipmentJsonCache(10_000);
-    cache.set('v5', 7, 3, Buffer.from('v5'));
-    cache.set('v5.2', 7, 4, Buffer.from('v5.2'));
-    expect(cache.get('v5', 7, 3)?.toString()).toBe('v5');
-    expect(cache.get('v5.2', 7, 4)?.toString()).toBe('v5.2');
+    cache.set('v5', 7, 3, { json: Buffer.from('[v5]'), eventsStart: 1, eventsEnd: 3 });
+    cache.set('v5.2', 7, 4, { json: Buffer.from('[v5.2]'), eventsStart: 1, eventsEnd: 5 });
+    expect(cache.get('v5', 7, 3)?.toString()).toBe('[v5]');
+    expect(cache.get('v5.2', 7, 4)?.toString()).toBe('[v5.2]');
     expect(cache.get('v5', 7, 4)).toBeUndefined();
     expect(cache.get('v5', 8, 3)).toBeUndefined();
+    // The events' bytes of a kept rendering, by the same key and version.
+    expect(Buffer.from(cache.keptEvents('v5.2', 7, 4) ?? []).toString()).toBe('v5.2');
+    expect(Buffer.from(cache.keptEvents('v5', 7, 3) ?? []).toString()).toBe('v5');
+    expect(cache.keptEvents('v5.2', 7, 3)).toBeUndefined();
+    expect(cache.keptEvents('v5', 8, 3)).toBeUndefined();
   });
 
   it('drops every entry when all were answered, oldest first, without looping', () => {

@@ -111,6 +111,60 @@ describe.each([
     expect((await expectFresh('RC-U')).note).toBe('Leave at the door');
   });
 
+  it('answers an update with the events of the rendering kept before it, and reads them when they may have changed', async () => {
+    expect((await t.call(acct.token, 'POST', '/v5/shipment/', fullShipment('RC-E'))).statusCode).toBe(200);
+    const addEvent = async (event: string, time: string) => {
+      const res = await t.call(acct.token, 'POST', '/v5/events/create/', {
+        shipment_id: 'RC-E',
+        events: [{ event, event_key: 'departed_facility', time, location: { place: `${event} Straße` } }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // Events of one to four UTF-8 bytes a character: they are copied as bytes.
+    await addEvent('Zoë left 東京 📦', '2026-03-29T10:15:00Z');
+    await addEvent('Arrived "hub" \\ 2', '2026-03-30T08:00:00Z');
+    await expectFresh('RC-E');
+    const reused = () => t.context.shipmentReader.cache.usage.eventsReused;
+    // The events are taken from the kept rendering only where no other transaction can write them while an update
+    // runs (SQLite) and renderings are kept.
+    const reuses = megabytes !== '0' && t.context.database.dialect === 'sqlite' ? 1 : 0;
+
+    const update = async (body: Record<string, unknown>, expectedReuses: number) => {
+      const before = reused();
+      const res = await t.call(acct.token, 'POST', '/v5-2-0/shipment/update/', body, { shipment_id: 'RC-E' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(reused() - before).toBe(expectedReuses);
+      const fresh = roundTrip(shipmentObject(await anew.details(caller, { shipment_id: 'RC-E' }, 'v5.2')));
+      expect(res.json()).toEqual({ api_response: '200', data: fresh });
+      // The details that follow are the update's answer.
+      const details = await t.call(acct.token, 'GET', '/v5-2-0/shipment/details/', undefined, { shipment_id: 'RC-E' });
+      expect(details.json()).toEqual(res.json());
+      return res.json().data;
+    };
+    // After the details kept a rendering; then after the update kept its own.
+    expect((await update({ note: 'First' }, reuses)).all_events.map((e: { event: string }) => e.event)).toEqual([
+      'Arrived "hub" \\ 2',
+      'Zoë left 東京 📦',
+    ]);
+    expect((await update({ note: 'Second', tracking_number: 'RCE123456789' }, reuses)).tracking_number).toBe('RCE123456789');
+    // An event written since the kept rendering: the update reads the events.
+    await addEvent('Out for delivery', '2026-03-31T07:00:00Z');
+    const third = await update({ note: 'Third' }, 0);
+    expect(third.all_events[0].event).toBe('Out for delivery');
+    expect(third.note).toBe('Third');
+    // In the v5 shape, from the v5 rendering the details kept.
+    await expectFresh('RC-E');
+    const before = reused();
+    const v5 = await t.call(acct.token, 'POST', '/v5/shipment/update/', { note: 'Fourth' }, { shipment_id: 'RC-E' });
+    expect(v5.statusCode, v5.body).toBe(200);
+    expect(reused() - before).toBe(reuses);
+    expect(v5.json()).toEqual({
+      api_response: '200',
+      data: roundTrip(shipmentObject(await anew.details(caller, { shipment_id: 'RC-E' }, 'v5'))),
+    });
+    expect((await expectFresh('RC-E')).all_events).toHaveLength(3);
+  });
+
   /**
    * The first list page of three through the API, equal to one made anew: its first shipment, its size, and the
    * renderings it missed in the cache.
@@ -200,6 +254,11 @@ describe.each([
       expect(value('waybill_render_cache_requests_total\\{result="hit"\\}')).toBeGreaterThan(0);
       expect(value('waybill_render_cache_bytes')).toBeGreaterThan(0);
     }
+    // The updates above that took their events from a kept rendering (on SQLite, with the cache on).
+    const reused = value('waybill_render_cache_events_reused_total');
+    expect(reused).toBe(t.context.shipmentReader.cache.usage.eventsReused);
+    if (megabytes === '0' || t.context.database.dialect !== 'sqlite') expect(reused).toBe(0);
+    else expect(reused).toBeGreaterThan(0);
   });
 
   it('answers changes written straight into the database, as by another process', async () => {

@@ -769,6 +769,16 @@ export class ShipmentsRepository {
     return row ? Number(row.version) : undefined;
   }
 
+  /**
+   * Inside a transaction that has locked the shipment: its version when no other transaction can write anything its
+   * rendering shows before this one ends, so that what this transaction does not write is as it was at that version
+   * until it commits. On SQLite every transaction takes the write lock as it begins: its version. undefined on
+   * PostgreSQL, where the row's lock keeps out other writers of the row but not those of its events.
+   */
+  versionWhileLocked(id: number): Promise<number | undefined> {
+    return this.dialect === 'sqlite' ? this.versionOf(id) : Promise.resolve(undefined);
+  }
+
   /** The account's shipment head by `shipment_uuid` or by `shipment_id`. */
   async head(accountId: number, by: 'shipment_uuid' | 'shipment_id', value: string): Promise<ShipmentHead | undefined> {
     const row = await (by === 'shipment_uuid' ? headByUuid : headByShipmentId).executeTakeFirst(this.db, accountId, value);

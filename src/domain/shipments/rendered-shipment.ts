@@ -28,24 +28,49 @@ export interface ShipmentPage {
 /** What every successful answer with data begins with: the kept v5.2 form holds it, the other answers are joined to it. */
 export const DETAILS_HEAD = '{"api_response":"200","data":';
 const NULL_POD_URL = ',"pod_url":null}';
-const headBytes = Buffer.byteLength(DETAILS_HEAD);
+const envelopeBytes = Buffer.byteLength(DETAILS_HEAD);
 const nullPodUrlBytes = Buffer.byteLength(NULL_POD_URL);
 
 /**
- * The kept form of a shipment rendered in `version` as `object`, one JSON object without `pod_url` (see `json`).
- * The object, as a serializer builds it, is a string of many joined pieces: it is encoded once, straight into the
- * kept bytes, its closing brace then overwritten by the member, the brace and the envelope's (slicing it first
- * and joining the envelope to it would copy it twice more).
+ * A shipment's JSON object as its serializer writes it, in three pieces to be joined in order: everything up to
+ * and including its events' opening bracket (`…,"all_events":[`), the events (`{…},{…}`, empty without events),
+ * everything from the events' closing bracket on (`],…}`).
  */
-export function keptRendering(version: ShapeVersion, object: string): Buffer {
-  if (version === 'v5') return Buffer.from(object);
-  const objectBytes = Buffer.byteLength(object);
-  const kept = Buffer.allocUnsafeSlow(headBytes + objectBytes - 1 + nullPodUrlBytes + 1);
-  kept.write(DETAILS_HEAD, 0, 'latin1');
-  kept.write(object, headBytes, 'utf8');
+export interface ShipmentJson {
+  readonly head: string;
+  readonly events: string;
+  readonly tail: string;
+}
+
+/** A kept rendering (see `RenderedShipment.json`), and where in it its events' bytes lie: `[eventsStart, eventsEnd)`. */
+export interface KeptRendering {
+  readonly json: Buffer;
+  readonly eventsStart: number;
+  readonly eventsEnd: number;
+}
+
+/**
+ * The kept form of a shipment rendered in `version` as `object`, one JSON object without `pod_url` (see `json`).
+ * Each piece, as a serializer builds it, is a string of many joined pieces: it is encoded once, straight into the
+ * kept bytes, the object's closing brace then overwritten by the member, the brace and the envelope's (slicing it
+ * first and joining the envelope to it would copy it twice more). `events` may be given as the bytes of another
+ * rendering's events (`ShipmentJsonCache.keptEvents`), written as they are, in place of `object.events`.
+ */
+export function keptRendering(version: ShapeVersion, object: ShipmentJson, events?: Uint8Array): KeptRendering {
+  const headBytes = Buffer.byteLength(object.head);
+  const eventsBytes = events ? events.length : Buffer.byteLength(object.events);
+  const objectBytes = headBytes + eventsBytes + Buffer.byteLength(object.tail);
+  const start = version === 'v5' ? 0 : envelopeBytes;
+  const kept = Buffer.allocUnsafeSlow(version === 'v5' ? objectBytes : envelopeBytes + objectBytes - 1 + nullPodUrlBytes + 1);
+  if (version !== 'v5') kept.write(DETAILS_HEAD, 0, 'latin1');
+  kept.write(object.head, start, 'utf8');
+  const eventsStart = start + headBytes;
+  if (events) kept.set(events, eventsStart);
+  else kept.write(object.events, eventsStart, 'utf8');
+  kept.write(object.tail, eventsStart + eventsBytes, 'utf8');
   // The object's last byte, its closing brace ("}" is one byte in UTF-8), is where the member begins.
-  kept.write(`${NULL_POD_URL}}`, headBytes + objectBytes - 1, 'latin1');
-  return kept;
+  if (version !== 'v5') kept.write(`${NULL_POD_URL}}`, start + objectBytes - 1, 'latin1');
+  return { json: kept, eventsStart, eventsEnd: eventsStart + eventsBytes };
 }
 
 /**
@@ -55,8 +80,8 @@ export function keptRendering(version: ShapeVersion, object: string): Buffer {
 export function shipmentParts(shipment: RenderedShipment): Uint8Array[] {
   const { json, podUrl } = shipment;
   if (shipment.version === 'v5') return [json];
-  if (podUrl === null) return [json.subarray(headBytes, json.length - 1)];
-  return [json.subarray(headBytes, json.length - nullPodUrlBytes - 1), Buffer.from(`,"pod_url":${JSON.stringify(podUrl)}}`)];
+  if (podUrl === null) return [json.subarray(envelopeBytes, json.length - 1)];
+  return [json.subarray(envelopeBytes, json.length - nullPodUrlBytes - 1), Buffer.from(`,"pod_url":${JSON.stringify(podUrl)}}`)];
 }
 
 /** The whole answer to a v5.2 shipment's details when it is the kept bytes as they are (no proof of delivery). */

@@ -1,10 +1,10 @@
+import type { KeptRendering } from './rendered-shipment.js';
 import { type Spareable, takeOldestUnused } from './second-chance.js';
 import type { ShapeVersion } from './shipment.presenter.js';
 
-interface Entry extends Spareable {
+interface Entry extends Spareable, KeptRendering {
   /** The shipment's `shipment_versions.version` when what the rendering was made from was read. */
   version: number;
-  json: Buffer;
 }
 
 /** An entry's key: the row id and the shape in one number (a number is hashed without building a string). */
@@ -31,6 +31,8 @@ export class ShipmentJsonCache {
   /** Renderings answered from the cache, and those made anew (counted since start, for metrics). */
   hits = 0;
   misses = 0;
+  /** Renderings made anew with the events of one kept before (`keptEvents`), since start. */
+  eventsReused = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -65,12 +67,25 @@ export class ShipmentJsonCache {
   }
 
   /**
+   * The bytes of the events of this shipment's rendering in this shape kept at `version` (a view of the kept
+   * rendering, not a copy: read it, never write to it), or undefined. Counted in `eventsReused`, not as a hit or a
+   * miss: the rendering made anew with them is not answered from the cache.
+   */
+  keptEvents(shape: ShapeVersion, shipmentRowId: number, version: number): Uint8Array | undefined {
+    const entry = this.entries.get(keyOf(shape, shipmentRowId));
+    if (!entry || entry.version !== version) return undefined;
+    this.eventsReused++;
+    return entry.json.subarray(entry.eventsStart, entry.eventsEnd);
+  }
+
+  /**
    * Keeps a rendering made from parts all read after the shipment's version was read as `version` (the parts are
    * then at least that version, and a later write bumps the version past it), or made from exactly what the
    * shipment held at `version` (a create's rows at 0: `ShipmentReader.keepCreated`).
    */
-  set(shape: ShapeVersion, shipmentRowId: number, version: number, json: Buffer): void {
+  set(shape: ShapeVersion, shipmentRowId: number, version: number, kept: KeptRendering): void {
     const key = keyOf(shape, shipmentRowId);
+    const { json, eventsStart, eventsEnd } = kept;
     const size = json.length + ENTRY_OVERHEAD;
     const old = this.entries.get(key);
     if (old) {
@@ -85,11 +100,11 @@ export class ShipmentJsonCache {
       if (!dropped) break;
       this.bytes -= dropped.json.length + ENTRY_OVERHEAD;
     }
-    this.entries.set(key, { version, json, used: false });
+    this.entries.set(key, { version, json, eventsStart, eventsEnd, used: false });
   }
 
-  /** Entries and the bytes they are counted as, hits and misses (metrics). */
-  get usage(): { entries: number; bytes: number; hits: number; misses: number } {
-    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
+  /** Entries and the bytes they are counted as, hits and misses, events reused (metrics). */
+  get usage(): { entries: number; bytes: number; hits: number; misses: number; eventsReused: number } {
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses, eventsReused: this.eventsReused };
   }
 }

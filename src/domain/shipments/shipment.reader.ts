@@ -3,14 +3,14 @@ import { type Clock, systemClock } from '../../clock.js';
 import type { ChangeWatch } from '../../db/change-watch.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
-import type { ShipmentRow, ShipmentStamp } from '../../db/repositories/shipments.repository.js';
+import type { ShipmentRow, ShipmentStamp, ShownEventRow } from '../../db/repositories/shipments.repository.js';
 import type { ListQuery } from '../../schemas/shipment-input.schemas.js';
 import type { Caller } from '../auth.service.js';
 import { NotFoundError } from '../errors.js';
 import { type FirstPage, FirstPageMemo } from './first-page-memo.js';
 import { decodeCursor, encodeCursor, filterFrom, refuseOtherFilters } from './list-cursor.js';
 import { ListedLately } from './listed-lately.js';
-import { keptRendering, type RenderedShipment, type ShipmentPage } from './rendered-shipment.js';
+import { keptRendering, type RenderedShipment, type ShipmentJson, type ShipmentPage } from './rendered-shipment.js';
 import { type PresenterLookups, presentShipment, type ShapeVersion } from './shipment.presenter.js';
 import { ShipmentHeadMemo, type ShipmentHeads } from './shipment-head-memo.js';
 import { findShipmentHead, type ShipmentIdentifier } from './shipment-identifier.js';
@@ -27,9 +27,9 @@ export interface ShipmentExtras {
 
 /**
  * Serializers of the two shipment shapes, compiled from their response schemas without the fields made anew
- * for every answer (`RenderedShipment`): a presented shipment in, one JSON object out.
+ * for every answer (`RenderedShipment`): a presented shipment in, one JSON object out, in parts.
  */
-export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string, unknown>) => string>;
+export type ShipmentSerializers = Record<ShapeVersion, (shipment: Record<string, unknown>) => ShipmentJson>;
 
 /**
  * Reading shipments: one by its identifier, a row in hand, or a page of the keyset-paginated list, each
@@ -153,10 +153,13 @@ export class ShipmentReader implements NewShipmentRenderings {
    * A shipment whose row the caller holds from a transaction that has committed, rendered from that row and parts
    * read now. Kept when the caller knows the version that transaction's writes left (`at`, read after its last write):
    * the row is that version and the parts at least that version, as the cache asks, so the details that follow
-   * are answered from it.
+   * are answered from it. `unchangedEventsAt`, when given, is a version of the shipment whose events that transaction
+   * did not change and no other could have meanwhile (`ShipmentsRepository.versionWhileLocked`): a rendering kept at
+   * it gives its events' bytes as they are, and the events are not read, presented nor written again.
    */
-  async render(row: ShipmentRow, version: ShapeVersion, at?: number): Promise<RenderedShipment> {
-    return (await this.renderRows([row], version, at === undefined ? null : new Map([[row.id, at]])))[0];
+  async render(row: ShipmentRow, version: ShapeVersion, at?: number, unchangedEventsAt?: number): Promise<RenderedShipment> {
+    const events = unchangedEventsAt === undefined ? undefined : this.cache.keptEvents(version, row.id, unchangedEventsAt);
+    return (await this.renderRows([row], version, at === undefined ? null : new Map([[row.id, at]]), events))[0];
   }
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
@@ -217,18 +220,26 @@ export class ShipmentReader implements NewShipmentRenderings {
 
   /**
    * Renders these rows with their orders, events, documents and extras, read now; keeps each rendering at the
-   * version given for its row, when one is.
+   * version given for its row, when one is. `keptEvents`, for one row only, are its events' bytes as a rendering in
+   * this shape holds them: the events are then not read.
    */
-  private async renderRows(rows: ShipmentRow[], version: ShapeVersion, versions: Map<number, number> | null): Promise<RenderedShipment[]> {
+  private async renderRows(
+    rows: ShipmentRow[],
+    version: ShapeVersion,
+    versions: Map<number, number> | null,
+    keptEvents?: Uint8Array,
+  ): Promise<RenderedShipment[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [orders, documents, extras, events] = await Promise.all([
       this.ordersOf(rows),
       this.extras.documents(rows),
       Promise.all(rows.map((row) => this.shapeExtras(row, version))),
-      ids.length === 1
-        ? this.repos.shipments.shownEvents(ids[0]).then((shown) => new Map([[ids[0], shown]]))
-        : this.repos.shipments.shownEventsOf(ids),
+      keptEvents
+        ? new Map<number, ShownEventRow[]>()
+        : ids.length === 1
+          ? this.repos.shipments.shownEvents(ids[0]).then((shown) => new Map([[ids[0], shown]]))
+          : this.repos.shipments.shownEventsOf(ids),
     ]);
     return rows.map((row, i) => {
       const { returns, collectionPoint, podUrl } = extras[i];
@@ -240,10 +251,11 @@ export class ShipmentReader implements NewShipmentRenderings {
         returns,
         collectionPoint,
       };
-      const json = keptRendering(version, this.serializers[version](presentShipment(aggregate, version, this.lookups)));
+      const object: ShipmentJson = this.serializers[version](presentShipment(aggregate, version, this.lookups));
+      const kept = keptRendering(version, object, keptEvents);
       const at = versions?.get(row.id);
-      if (at !== undefined) this.cache.set(version, row.id, at, json);
-      return { version, json, podUrl };
+      if (at !== undefined) this.cache.set(version, row.id, at, kept);
+      return { version, json: kept.json, podUrl };
     });
   }
 

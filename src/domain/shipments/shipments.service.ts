@@ -64,6 +64,8 @@ export interface ShipmentCreatedView {
 export interface UpdatedShipment {
   row: ShipmentRow;
   version: number | undefined;
+  /** A version of the shipment whose events are those it has now: the update writes none (see `ShipmentReader.render`). */
+  unchangedEventsAt: number | undefined;
 }
 
 /**
@@ -293,6 +295,8 @@ export class ShipmentsService {
       // it meanwhile (the poller, a booking) has committed first and its change is kept, not written over.
       const current = await repos.shipments.locked(await findShipment(repos, caller.accountId, identifier));
       if (!current) throw new NotFoundError('No shipment matches the identifier');
+      // An update writes no tracking events: they stay as they are at this version.
+      const unchangedEventsAt = await repos.shipments.versionWhileLocked(current.id);
       const errors = new FieldErrorCollector();
       if (typeof input.shipment_id === 'string' && input.shipment_id !== current.shipment_id) {
         errors.add(['shipment_id'], 'shipment_id cannot change after creation.');
@@ -379,7 +383,7 @@ export class ShipmentsService {
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       // Read after the transaction's last write: the version its writes leave, which any later write moves past.
-      return { row, version: await repos.shipments.versionOf(row.id) };
+      return { row, version: await repos.shipments.versionOf(row.id), unchangedEventsAt };
     });
   }
 
