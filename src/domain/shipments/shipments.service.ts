@@ -295,7 +295,7 @@ export class ShipmentsService {
       // it meanwhile (the poller, a booking) has committed first and its change is kept, not written over.
       const current = await repos.shipments.locked(await findShipment(repos, caller.accountId, identifier));
       if (!current) throw new NotFoundError('No shipment matches the identifier');
-      // An update writes no tracking events: they stay as they are at this version.
+      // An update writes no tracking events: at the version its writes leave they are those of this one.
       const unchangedEventsAt = await repos.shipments.versionWhileLocked(current.id);
       const errors = new FieldErrorCollector();
       if (typeof input.shipment_id === 'string' && input.shipment_id !== current.shipment_id) {
