@@ -11,6 +11,8 @@
  * machine, a few percent apart (V8's background threads compile and mark as their timing falls; set
  * INSTRUCTIONS_SINGLE_THREADED=1 for `--single-threaded`; INSTRUCTIONS_NODE_FLAGS adds flags to the service's
  * `node`). A write's code is still being optimized after 4,000 requests: 12,000 of warm-up count its steady state.
+ * INSTRUCTIONS_LISTED=1 asks for a list page before the warm-up: the merchant then counts as one that lists, whose
+ * creates keep their list rendering, as the mixed load's merchants do.
  * It counts user-space instructions only: what the kernel does for a system call (a write to the log, a socket's
  * send) is not in it, nor is time spent waiting.
  */
@@ -103,6 +105,11 @@ try {
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${which}: HTTP ${res.status}`);
   };
+  if (process.env.INSTRUCTIONS_LISTED === '1') {
+    const listed = await fetch(`${url}/v5/shipment/list/?limit=20`, { headers: auth });
+    await listed.arrayBuffer();
+    if (listed.status !== 200) throw new Error(`list: HTTP ${listed.status}`);
+  }
   for (let i = 0; i < warmup; i++) await one();
   control('--instr=on');
   for (let i = 0; i < requests; i++) await one();

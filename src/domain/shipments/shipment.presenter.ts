@@ -27,6 +27,11 @@ export interface ShipmentAggregate {
   /** The ReturnsInfo record, for return shipments. */
   returns: Json | null;
   collectionPoint: Json | null;
+  /**
+   * `row.body` as the object an update wrote it from: what parsing the text gives back, so that it is not parsed
+   * again. Read from `row.body` otherwise.
+   */
+  body?: Json;
 }
 
 const money = (value: Json | null | undefined) => ({ amount: value?.amount ?? null, currency: value?.currency ?? null });
@@ -126,7 +131,7 @@ function presentOrder(order: OrderRow | null): Json | null {
  */
 export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVersion, lookups: PresenterLookups): Json {
   const { row } = aggregate;
-  const body = JSON.parse(row.body) as Json;
+  const body = aggregate.body ?? (JSON.parse(row.body) as Json);
   const out: Json = {
     shipment_uuid: row.shipment_uuid,
     shipment_id: row.shipment_id,

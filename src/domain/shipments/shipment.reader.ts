@@ -25,6 +25,16 @@ export interface ShipmentExtras {
   podUrl(row: Pick<ShipmentRow, 'pod_file' | 'shipment_uuid'>): Promise<string | null>;
 }
 
+/** What a transaction that has committed knows of the shipment row it wrote (`ShipmentReader.render`). */
+export interface WrittenRow {
+  /** The version its writes left, read after its last write. */
+  at?: number;
+  /** A version whose events are those the shipment has now (`ShipmentsRepository.versionWhileLocked`). */
+  unchangedEventsAt?: number;
+  /** The object `row.body` is the JSON text of. */
+  body?: Record<string, unknown>;
+}
+
 /**
  * Serializers of the two shipment shapes, compiled from their response schemas without the fields made anew
  * for every answer (`RenderedShipment`): a presented shipment in, one JSON object out, in parts.
@@ -155,11 +165,13 @@ export class ShipmentReader implements NewShipmentRenderings {
    * the row is that version and the parts at least that version, as the cache asks, so the details that follow
    * are answered from it. `unchangedEventsAt`, when given, is a version of the shipment whose events that transaction
    * did not change and no other could have meanwhile (`ShipmentsRepository.versionWhileLocked`): a rendering kept at
-   * it gives its events' bytes as they are, and the events are not read, presented nor written again.
+   * it gives its events' bytes as they are, and the events are not read, presented nor written again. `body`, when
+   * given, is the object that transaction wrote `row.body` from: it is not parsed again.
    */
-  async render(row: ShipmentRow, version: ShapeVersion, at?: number, unchangedEventsAt?: number): Promise<RenderedShipment> {
+  async render(row: ShipmentRow, version: ShapeVersion, written: WrittenRow = {}): Promise<RenderedShipment> {
+    const { at, unchangedEventsAt, body } = written;
     const events = unchangedEventsAt === undefined ? undefined : this.cache.keptEvents(version, row.id, unchangedEventsAt);
-    return (await this.renderRows([row], version, at === undefined ? null : new Map([[row.id, at]]), events))[0];
+    return (await this.renderRows([row], version, at === undefined ? null : new Map([[row.id, at]]), { events, body }))[0];
   }
 
   /** A page of the account's shipments matching the query's filters, in the v5 shape. */
@@ -220,15 +232,16 @@ export class ShipmentReader implements NewShipmentRenderings {
 
   /**
    * Renders these rows with their orders, events, documents and extras, read now; keeps each rendering at the
-   * version given for its row, when one is. `keptEvents`, for one row only, are its events' bytes as a rendering in
-   * this shape holds them: the events are then not read.
+   * version given for its row, when one is. `one`, for one row only: `events`, its events' bytes as a rendering in
+   * this shape holds them (the events are then not read), and `body`, the object its body was written from.
    */
   private async renderRows(
     rows: ShipmentRow[],
     version: ShapeVersion,
     versions: Map<number, number> | null,
-    keptEvents?: Uint8Array,
+    one: { events?: Uint8Array; body?: Record<string, unknown> } = {},
   ): Promise<RenderedShipment[]> {
+    const keptEvents = one.events;
     if (rows.length === 0) return [];
     const ids = rows.map((row) => row.id);
     const [orders, documents, extras, events] = await Promise.all([
@@ -250,6 +263,7 @@ export class ShipmentReader implements NewShipmentRenderings {
         documents: documents.get(row.id) ?? [],
         returns,
         collectionPoint,
+        body: one.body,
       };
       const object: ShipmentJson = this.serializers[version](presentShipment(aggregate, version, this.lookups));
       const kept = keptRendering(version, object, keptEvents);

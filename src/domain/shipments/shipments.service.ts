@@ -66,6 +66,8 @@ export interface UpdatedShipment {
   version: number | undefined;
   /** A version of the shipment whose events are those it has now: the update writes none (see `ShipmentReader.render`). */
   unchangedEventsAt: number | undefined;
+  /** The object `row.body` is the JSON text of. */
+  body: Record<string, unknown>;
 }
 
 /**
@@ -383,7 +385,7 @@ export class ShipmentsService {
       if (normalized.tags !== undefined) await repos.shipments.replaceTags(caller.accountId, row.id, normalized.tags ?? []);
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.updated', shipmentRowId: row.id });
       // Read after the transaction's last write: the version its writes leave, which any later write moves past.
-      return { row, version: await repos.shipments.versionOf(row.id), unchangedEventsAt };
+      return { row, version: await repos.shipments.versionOf(row.id), unchangedEventsAt, body };
     });
   }
 

@@ -68,7 +68,8 @@ export const shipmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request, reply) => {
         const updated = await shipments.update(callerOf(request), request.query, request.body);
-        return sendShipment(reply, await shipmentReader.render(updated.row, version, updated.version, updated.unchangedEventsAt));
+        const { row, version: at, unchangedEventsAt, body } = updated;
+        return sendShipment(reply, await shipmentReader.render(row, version, { at, unchangedEventsAt, body }));
       },
     );
   }
