@@ -207,9 +207,9 @@ describe.each([
 
   /**
    * An update's answer is rendered from the body object the update made the row's text from, not from the text: the
-   * bytes must be those the text renders, as they are for the create's kept rendering. JSON text that a value's own
-   * JSON would not spell (`-0`, `1e21`, escapes), members sent as null (left out), characters of one to four UTF-8
-   * bytes.
+   * bytes must be those the text renders, as they are for the create's kept rendering. Checked through JSON text that
+   * a value's own JSON would not spell (`-0`, `1e21`, escapes), members sent as null (left out) and characters of one
+   * to four UTF-8 bytes.
    */
   it('renders a written shipment from its body as from the text stored for it', async () => {
     const text = (body: Record<string, unknown>) =>
