@@ -26,6 +26,11 @@ export function timeOrderedUuid(now = Date.now()): string {
     lastMs += 1;
     counter = 0;
   }
-  const ms = lastMs.toString(16).padStart(12, '0');
+  // Written in two halves of 24 bits, each a small integer: a number past 2^31 is written by a slow runtime call.
+  const high = Math.floor(lastMs / 0x1000000)
+    .toString(16)
+    .padStart(6, '0');
+  const low = ((lastMs % 0x1000000) | 0).toString(16).padStart(6, '0');
+  const ms = high + low;
   return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${counter.toString(16).padStart(3, '0')}-${random.slice(19)}`;
 }

@@ -41,4 +41,13 @@ describe('timeOrderedUuid', () => {
     expect(Math.max(...counters)).toBeLessThan(2048);
     expect(new Set(counters).size).toBeGreaterThan(150);
   });
+
+  // Last: it moves this process's clock for UUIDs to the year 2876.
+  it('writes every hex digit of the millisecond, leading zeros of both halves of its 48 bits too', () => {
+    for (const at of [0x1a0000000005, 0x1a0000100000, 0x1a00ffffffff, 0x1b0f00000abc]) {
+      const uuid = timeOrderedUuid(at);
+      expect(uuid).toMatch(V7);
+      expect(millisecondsOf(uuid)).toBe(at);
+    }
+  });
 });

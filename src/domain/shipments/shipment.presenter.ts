@@ -1,7 +1,7 @@
 import type { CarrierRecord } from '../../carriers/carrier.js';
 import type { OrderRow } from '../../db/repositories/orders.repository.js';
 import type { ShipmentRow, ShownEventRow } from '../../db/repositories/shipments.repository.js';
-import { ADDRESS_FIELDS, ADDRESS_ROLES } from '../../schemas/address.schemas.js';
+import { ADDRESS_FIELDS } from '../../schemas/address.schemas.js';
 import { LINE_ITEM_FIELDS } from '../../schemas/line-item.schemas.js';
 import { EVENT_LOCATION_FIELDS } from '../../schemas/shipment-output.schemas.js';
 import { shownExpectedDelivery } from '../delivery/expected-delivery.js';
@@ -127,12 +127,16 @@ function presentOrder(order: OrderRow | null): Json | null {
 
 /**
  * A shipment in the v5 or v5.2 shape: every field present, null, {} or [] when empty, but v5.2's `pod_url`, a
- * link signed anew for every answer and added to the rendering (`RenderedShipment`).
+ * link signed anew for every answer and added to the rendering (`RenderedShipment`). One object literal with
+ * the fields of both shapes (v5.2's null in v5, whose serializer does not write them): V8 then gives it every
+ * field in the object itself, where adding them in steps grew and copied its backing store over and over. The
+ * serializers write the fields in their schema's order, not this one.
  */
 export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVersion, lookups: PresenterLookups): Json {
   const { row } = aggregate;
   const body = aggregate.body ?? (JSON.parse(row.body) as Json);
-  const out: Json = {
+  const full = version === 'v5.2';
+  return {
     shipment_uuid: row.shipment_uuid,
     shipment_id: row.shipment_id,
     shipment_reference: body.shipment_reference ?? null,
@@ -150,9 +154,11 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
     notification_phone: body.notification_phone ?? [],
     tracking_page_reference: row.tracking_page_reference,
     order: presentOrder(aggregate.order),
-  };
-  for (const role of ADDRESS_ROLES) out[role] = presentAddress(body[role]);
-  Object.assign(out, {
+    recipient_address: presentAddress(body.recipient_address),
+    sender_address: presentAddress(body.sender_address),
+    to_address: presentAddress(body.to_address),
+    from_address: presentAddress(body.from_address),
+    return_address: presentAddress(body.return_address),
     shipment_value: money(body.shipment_value),
     total_shipping_cost: money(body.total_shipping_cost),
     shipping_costs: (body.shipping_costs ?? []).map((cost: Json) => ({
@@ -187,17 +193,12 @@ export function presentShipment(aggregate: ShipmentAggregate, version: ShapeVers
     documents: aggregate.documents,
     all_events: aggregate.events.map((event) => presentEvent(event, version, lookups)),
     additional_info: body.additional_info ?? {},
-  });
-  if (version === 'v5.2') {
-    Object.assign(out, {
-      shipment_type: row.shipment_type,
-      returns: aggregate.returns,
-      line_items: (body.line_items ?? []).map(presentLineItem),
-      collection_point: aggregate.collectionPoint,
-      rating: null,
-      parcel_recipient_information: body.parcel_recipient_information ?? null,
-      delivery_prediction: body.delivery_prediction ?? null,
-    });
-  }
-  return out;
+    shipment_type: full ? row.shipment_type : null,
+    returns: full ? aggregate.returns : null,
+    line_items: full ? (body.line_items ?? []).map(presentLineItem) : null,
+    collection_point: full ? aggregate.collectionPoint : null,
+    rating: null,
+    parcel_recipient_information: full ? (body.parcel_recipient_information ?? null) : null,
+    delivery_prediction: full ? (body.delivery_prediction ?? null) : null,
+  };
 }
