@@ -1,4 +1,4 @@
-import { isAscii, isUtf8 } from 'node:buffer';
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../domain/errors.js';
 
@@ -107,8 +107,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     if (!isUtf8(body)) return done(new InvalidRequestError('Invalid request format: the body is not valid UTF-8'));
     // Routes that check a signature over the bytes as sent (carrier pushes) keep them.
     if ((request.routeOptions.config as { rawBody?: boolean } | undefined)?.rawBody) request.rawBody = body;
-    // ASCII, as most bodies are, is the same text read as Latin-1, which is a copy; reading UTF-8 looks at every byte.
-    const text = isAscii(body) ? body.toString('latin1') : body.toString('utf8');
+    const text = body.toString('utf8');
     // Text without a `\u` escape holds no lone surrogate and no NUL, and spells every key as it is read.
     const escapes = text.includes('\\u');
     const parsed = (error: Error | null, value?: unknown) => {
