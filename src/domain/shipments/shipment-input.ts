@@ -172,7 +172,7 @@ export function withNullMembersAbsent(input: ShipmentWrite): ShipmentWrite {
   }
   if (input.shipping_costs) {
     out.shipping_costs = input.shipping_costs.map((cost) => {
-      const present = { ...presentMembers(cost) };
+      const present = presentMembers(cost);
       for (const money of ['unit_cost', 'total_cost']) {
         const value = present[money] ? measureOrNone(present[money] as Json) : null;
         if (value) present[money] = value;
@@ -186,17 +186,13 @@ export function withNullMembersAbsent(input: ShipmentWrite): ShipmentWrite {
   return out as ShipmentWrite;
 }
 
-/**
- * An object's members that are not null, but those named in `readOnly`: the object itself when it holds neither, as
- * most objects sent do (never write to what this returns), a copy of the members kept otherwise. Copying member by
- * member made each object a shape of its own and cost a lookup a member.
- */
+/** An object's members that are not null, but those named in `readOnly`. */
 function presentMembers(value: object, readOnly: readonly string[] = []): Json {
-  const keys = Object.keys(value);
-  const kept = (key: string) => (value as Json)[key] !== null && (readOnly.length === 0 || !readOnly.includes(key));
-  if (keys.every(kept)) return value as Json;
   const out: Json = {};
-  for (const key of keys) if (kept(key)) out[key] = (value as Json)[key];
+  for (const key of Object.keys(value)) {
+    const member = (value as Json)[key];
+    if (member !== null && (readOnly.length === 0 || !readOnly.includes(key))) out[key] = member;
+  }
   return out;
 }
 
