@@ -6,7 +6,8 @@
  * - a record's time-ordered UUID (`timeOrderedUuid`) against Node's `randomUUID`.
  * To compare the checks with a tree from before time-ordered UUIDs, run it there without the UUID part.
  * CREATE_PARTS_PARSED=1 checks bodies parsed from their JSON text, as the service receives them, instead of the objects
- * the fixture builds (each object's shape then comes from the parse); the build then reads: parse and JSON.
+ * the fixture builds (each object's shape then comes from the parse); the figure beside the checks is then the parse
+ * and the JSON.
  */
 import { randomUUID } from 'node:crypto';
 import { timeOrderedUuid } from '../src/core/time-ordered-uuid.js';
