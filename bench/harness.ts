@@ -115,10 +115,19 @@ export async function measure(
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); null elsewhere. */
 export function processCpuMs(pid: number): number | null {
+  return treeCpuMs(pid, statCpuMs);
+}
+
+/** The kernel's part of `processCpuMs` (system time: system calls, page faults), ms; null elsewhere. */
+export function processSystemCpuMs(pid: number): number | null {
+  return treeCpuMs(pid, statSystemCpuMs);
+}
+
+function treeCpuMs(pid: number, read: (file: string) => number | null): number | null {
   let total: number | null = null;
   // The process and the ones it started (`serve --workers N` forks its HTTP processes).
   for (const id of processTree(pid)) {
-    const ms = statCpuMs(`/proc/${id}/stat`);
+    const ms = read(`/proc/${id}/stat`);
     if (ms !== null) total = (total ?? 0) + ms;
   }
   return total;
@@ -131,11 +140,22 @@ export function mainThreadCpuMs(pid: number): number | null {
 
 /** utime + stime of a `/proc/…/stat` file, ms; null when the process or thread is gone. */
 export function statCpuMs(file: string): number | null {
+  const ticks = statTicks(file);
+  return ticks && ((ticks.user + ticks.system) * 1000) / 100;
+}
+
+/** stime of a `/proc/…/stat` file, ms; null when the process or thread is gone. */
+function statSystemCpuMs(file: string): number | null {
+  const ticks = statTicks(file);
+  return ticks && (ticks.system * 1000) / 100;
+}
+
+function statTicks(file: string): { user: number; system: number } | null {
   try {
     const stat = fs.readFileSync(file, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return { user: Number(fields[11]), system: Number(fields[12]) };
   } catch {
     return null;
   }

@@ -9,6 +9,7 @@ import {
   type Measurement,
   mainThreadCpuMs,
   processCpuMs,
+  processSystemCpuMs,
   residentMemory,
   type Scenario,
   type ScenarioResult,
@@ -89,9 +90,13 @@ interface Point {
   perMerchant: number;
   floor: OpenLoopResult;
   floorCpuMs: number;
+  /** The kernel's part of floorCpuMs (system time). */
+  floorSystemMs: number;
   floorSeconds: number;
   service: OpenLoopResult;
   serviceCpuMs: number;
+  /** The kernel's part of serviceCpuMs (system time: system calls, such as a commit's writes to the log). */
+  serviceSystemMs: number;
   mainThreadCpuMs: number;
   /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
   serverCpuMs: number | null;
@@ -146,10 +151,14 @@ const GOALS = {
 
 const perRequest = (cpuMs: number, result: OpenLoopResult) => Math.round((cpuMs * 1000) / Math.max(1, result.completed));
 
-/** One target's measurement: its answers, its process's CPU (ms, and its main thread's), the real time (s) it took. */
+/**
+ * One target's measurement: its answers, its process's CPU (ms, with the kernel's part and its main thread's), the
+ * real time (s) it took.
+ */
 interface Measured {
   result: OpenLoopResult;
   cpuMs: number;
+  systemMs: number;
   mainMs: number;
   seconds: number;
   /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
@@ -175,12 +184,14 @@ const SCRAPE_EVERY_MS = 2000;
 async function measured(url: string, pid: number, streams: OpenLoopStream[], seconds: number, databaseUrl?: string): Promise<Measured> {
   const server = databaseUrl ? await backendCpuMs(databaseUrl) : null;
   const cpu = processCpuMs(pid) ?? 0;
+  const system = processSystemCpuMs(pid) ?? 0;
   const main = mainThreadCpuMs(pid) ?? 0;
   const started = performance.now();
   const result = await openLoop(url, streams, seconds);
   return {
     result,
     cpuMs: (processCpuMs(pid) ?? 0) - cpu,
+    systemMs: (processSystemCpuMs(pid) ?? 0) - system,
     mainMs: (mainThreadCpuMs(pid) ?? 0) - main,
     seconds: (performance.now() - started) / 1000,
     serverMs: databaseUrl ? backendCpuBetween(server, await backendCpuMs(databaseUrl)) : null,
@@ -294,9 +305,11 @@ export const mixed: Scenario = {
           perMerchant,
           floor: bare.result,
           floorCpuMs: bare.cpuMs,
+          floorSystemMs: bare.systemMs,
           floorSeconds: bare.seconds,
           service: ours.result,
           serviceCpuMs: ours.cpuMs,
+          serviceSystemMs: ours.systemMs,
           mainThreadCpuMs: ours.mainMs,
           serverCpuMs: ours.serverMs,
           serviceSeconds: ours.seconds,
@@ -354,7 +367,7 @@ export const mixed: Scenario = {
           .join('; ');
         return [
           `${at}: answered ${result.completed.toLocaleString('en-US')} in ${round(point.serviceSeconds)} s, ${Math.round(result.completed / point.serviceSeconds).toLocaleString('en-US')} req/s (floor ${Math.round(bare.completed / point.floorSeconds).toLocaleString('en-US')} req/s over ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
-          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time${point.serverCpuMs !== null ? `; PostgreSQL's server ${perRequest(point.serverCpuMs, result)} µs per request more` : ''}; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
+          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%; the kernel ${perRequest(point.serviceSystemMs, result)} µs, the floor's ${perRequest(point.floorSystemMs, bare)} µs), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time${point.serverCpuMs !== null ? `; PostgreSQL's server ${perRequest(point.serverCpuMs, result)} µs per request more` : ''}; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
           `${at}: ${kinds}`,
           `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB${renderings}`,
         ];
