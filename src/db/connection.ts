@@ -93,13 +93,13 @@ function openSqlite(dataDir: string, synchronous: 'full' | 'normal', commitWindo
   // first holds one), in memory: beyond 64 KiB, which a create's journal passes, SQLite would make and remove a
   // temporary file for each.
   raw.pragma('temp_store = MEMORY');
-  const checkpointer = new WalCheckpointer(file);
   const coming = new WritesComing(commitWindowMs);
   const changes = new SqliteChangeWatch(raw, () => walSync?.failed ?? false);
   const dialect = sqliteDialect(raw, walSync, coming, {
     reader: wal ? openReader(file) : null,
     onCommit: () => changes.committed(),
   });
+  const checkpointer = new WalCheckpointer(file, { holdWrites: (copy) => dialect.holdWrites(copy) });
   const db = new Kysely<Database>({ dialect });
   allowDirectReads(db, dialect.directReads);
   return {

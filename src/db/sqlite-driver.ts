@@ -393,6 +393,21 @@ export class DurableSqliteDialect extends SqliteDialect {
     database.companion = reader;
   }
 
+  /**
+   * Runs `run` while no transaction or statement of the query layer runs on the connection: it waits its turn in the
+   * connection's queue, commits the group a commit window left open, and keeps its turn until `run` ends. Writes
+   * queue meanwhile; reads that need no turn (SqliteDirectReads) go on.
+   */
+  async holdWrites(run: () => Promise<void>): Promise<void> {
+    await this.queue.lock();
+    try {
+      this.groups.flush();
+      await run();
+    } finally {
+      this.queue.unlock();
+    }
+  }
+
   override createDriver(): Driver {
     return new DurableSqliteDriver(
       { database: this.database as unknown as SqliteDialectConfig['database'] },
