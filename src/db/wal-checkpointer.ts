@@ -46,9 +46,9 @@ const checkpoint = () => {
   }
 };
 const timer = setInterval(() => {
-  if (asked) return;
+  // Copies on while its request waits for the writing connection's turn (a long lease of it).
   const done = checkpoint();
-  if (done && done.log >= workerData.restartFrames) {
+  if (!asked && done && done.log >= workerData.restartFrames) {
     asked = true;
     parentPort.postMessage('quiet');
   }
