@@ -26,7 +26,7 @@ const HOLD_LIMIT_MS = 1000;
  * SQLite starts the log again from its start only when a write transaction begins with every frame of it copied
  * (and the database file synced, which a checkpoint does only when no commit came while it copied): under writes
  * that never pause, that moment does not come. The log then grew to the automatic checkpoint's threshold, and
- * that checkpoint ran in a commit of the writing connection, on the event loop: 80–110 ms every 5–6 s at 2,000
+ * that checkpoint ran in a commit of the writing connection, on the event loop: 19–30 ms every 3–6 s at 2,000
  * mixed requests a second (docs/performance.md). So once the log holds `restartFrames` frames, the thread asks the
  * writing connection's owner to hold its writes ('quiet'), copies while they are held, and answers ('copied'); the
  * next write then starts the log again.

@@ -38,8 +38,10 @@ describe('SQLite write-ahead log', () => {
   });
 });
 
+type Filler = { filler: { id: Generated<number>; data: string } };
+
 describe('SQLite write-ahead log under writes that never pause', () => {
-  let db: Kysely<{ filler: { id: Generated<number>; data: string } }> | null = null;
+  let db: Kysely<Filler> | null = null;
   let checkpointer: WalCheckpointer | null = null;
   let dir = '';
   afterEach(async () => {
@@ -84,7 +86,7 @@ describe('SQLite write-ahead log under writes that never pause', () => {
     let written = 0;
     const writer = async () => {
       while (Date.now() < until) {
-        await (db as Kysely<{ filler: { id: Generated<number>; data: string } }>).transaction().execute(async (trx) => {
+        await (db as Kysely<Filler>).transaction().execute(async (trx) => {
           await trx.insertInto('filler').values({ data: blob }).execute();
         });
         written++;
