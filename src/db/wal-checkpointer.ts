@@ -84,6 +84,7 @@ export class WalCheckpointer {
       intervalMs?: number;
       /** Holds the writing connection's writes while `copy` runs (see SOURCE); without it, writes are never held. */
       holdWrites?: (copy: () => Promise<void>) => Promise<void>;
+      /** Frames in the log from which the thread asks for a hold (RESTART_FRAMES; a test asks sooner). */
       restartFrames?: number;
     } = {},
   ) {
