@@ -206,8 +206,8 @@ describe.each([
   });
 
   /**
-   * An update's answer is rendered from the body object the update made the row's text from, not from the text: the
-   * bytes must be those the text renders, as they are for the create's kept rendering. Checked through JSON text that
+   * A create's kept rendering and an update's answer are rendered from the body object the write made the row's text
+   * from, not from the text: the bytes must be those the text renders. Checked through JSON text that
    * a value's own JSON would not spell (`-0`, `1e21`, escapes), members sent as null (left out) and characters of one
    * to four UTF-8 bytes.
    */

@@ -28,8 +28,8 @@ export interface ShipmentAggregate {
   returns: Json | null;
   collectionPoint: Json | null;
   /**
-   * `row.body` as the object an update wrote it from: what parsing the text gives back, so that it is not parsed
-   * again. Read from `row.body` otherwise.
+   * `row.body` as the object a create or an update wrote it from: what parsing the text gives back, so that it is
+   * not parsed again. Read from `row.body` otherwise.
    */
   body?: Json;
 }

@@ -103,9 +103,9 @@ export class ShipmentReader implements NewShipmentRenderings {
    * answered. Only for an account this process has answered a list page for lately: the others
    * would not read it, and it would push renderings they do read out of the cache.
    */
-  keepCreated(row: ShipmentRow, order: OrderRow | null): void {
+  keepCreated(row: ShipmentRow, order: OrderRow | null, body: Record<string, unknown>): void {
     if (!this.keeps || !this.listed.has(row.account_id)) return;
-    const aggregate = { row, order, events: [], documents: [], returns: null, collectionPoint: null };
+    const aggregate = { row, order, events: [], documents: [], returns: null, collectionPoint: null, body };
     this.cache.set('v5', row.id, 0, keptRendering('v5', this.serializers.v5(presentShipment(aggregate, 'v5', this.lookups))));
   }
 

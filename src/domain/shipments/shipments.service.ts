@@ -75,7 +75,8 @@ export interface UpdatedShipment {
  * page from now on, and its row and order are in hand.
  */
 export interface NewShipmentRenderings {
-  keepCreated(shipment: ShipmentRow, order: OrderRow | null): void;
+  /** `body` is the object `shipment.body` is the JSON text of, so that it is not parsed again. */
+  keepCreated(shipment: ShipmentRow, order: OrderRow | null, body: Record<string, unknown>): void;
 }
 
 /** Options a caller inside the service (returns, imports) may set beyond the API's fields. */
@@ -113,7 +114,7 @@ export class ShipmentsService {
     const created = await this.repos.transaction((repos) => this.createIn(repos, caller, input, options));
     // Committed. An order that existed before this create is left out: on PostgreSQL a transaction that changed it
     // meanwhile did not see this shipment, so did not bump its version (docs/decisions.md); a list reads it.
-    if (created.order === null || created.orderCreated) this.keepRendering(created.shipment, created.order);
+    if (created.order === null || created.orderCreated) this.keepRendering(created.shipment, created.order, created.body);
     return {
       shipment_uuid: created.shipment.shipment_uuid,
       order_uuid: created.order?.order_uuid ?? null,
@@ -127,9 +128,9 @@ export class ShipmentsService {
    * fails fails again where a list page makes it, and the client that retried a create it saw fail would be told its
    * shipment_id is taken.
    */
-  private keepRendering(shipment: ShipmentRow, order: OrderRow | null): void {
+  private keepRendering(shipment: ShipmentRow, order: OrderRow | null, body: Record<string, unknown>): void {
     try {
-      this.renderings?.keepCreated(shipment, order);
+      this.renderings?.keepCreated(shipment, order, body);
     } catch {
       // The list renders the shipment itself.
     }
@@ -141,7 +142,7 @@ export class ShipmentsService {
     caller: Caller,
     input: ShipmentWrite & { shipment_id: string },
     options: CreateOptions = {},
-  ): Promise<{ shipment: ShipmentRow; order: OrderRow | null; orderCreated: boolean }> {
+  ): Promise<{ shipment: ShipmentRow; order: OrderRow | null; orderCreated: boolean; body: Record<string, unknown> }> {
     input = withBlankAsNull(input);
     const errors = new FieldErrorCollector();
     const lookup = carrierLookup(repos, caller.accountId);
@@ -160,20 +161,17 @@ export class ShipmentsService {
       ? await this.upsertOrder(repos, caller.accountId, input, now)
       : { order: null, created: false };
     const carrierId = await carrierIdOf(lookup, tracking.carrierReference);
+    const [routed, shown] = withTracking(input, normalized, tracking);
+    const body = pickBody(shown, {});
     try {
       const shipment = await repos.shipments.insert(
-        newShipmentRow(caller.accountId, ...withTracking(input, normalized, tracking), {
-          carrierId,
-          orderRowId: order?.id ?? null,
-          now,
-          options,
-        }),
+        newShipmentRow(caller.accountId, routed, body, { carrierId, orderRowId: order?.id ?? null, now, options }),
       );
       await repos.shipments.insertTags(
         [...new Set(normalized.tags ?? [])].map((tag) => ({ shipment_row_id: shipment.id, account_id: caller.accountId, tag })),
       );
       await this.events.emit(repos, { accountId: caller.accountId, type: 'shipment.created', shipmentRowId: shipment.id });
-      return { shipment, order, orderCreated };
+      return { shipment, order, orderCreated, body };
     } catch (error) {
       if (isUniqueViolation(error)) throw ValidationError.at(['shipment_id'], DUPLICATE_SHIPMENT_ID);
       throw error;
@@ -239,7 +237,8 @@ export class ShipmentsService {
     for (const { input, normalized, tracking } of valid) {
       const carrierId = await carrierIdOf(lookup, tracking.carrierReference);
       const orderRowId = input.order_id ? (orders.get(input.order_id)?.id ?? null) : null;
-      rows.push(newShipmentRow(accountId, ...withTracking(input, normalized, tracking), { carrierId, orderRowId, now, options }));
+      const [routed, shown] = withTracking(input, normalized, tracking);
+      rows.push(newShipmentRow(accountId, routed, pickBody(shown, {}), { carrierId, orderRowId, now, options }));
     }
     const inserted = await repos.shipments.insertMany(rows);
     const tags: Array<{ shipment_row_id: number; account_id: number; tag: string }> = [];
@@ -462,11 +461,14 @@ export class ShipmentsService {
   }
 }
 
-/** The row of a new shipment: pending, tracked from now on when it has a tracking number and a carrier. */
+/**
+ * The row of a new shipment: pending, tracked from now on when it has a tracking number and a carrier. `body` is
+ * its stored body as an object (`pickBody` of the normalized input), written as JSON text.
+ */
 function newShipmentRow(
   accountId: number,
   input: ShipmentWrite & { shipment_id: string },
-  normalized: ShipmentWrite,
+  body: Record<string, unknown>,
   at: { carrierId: string | null; orderRowId: number | null; now: string; options: CreateOptions },
 ): Insertable<ShipmentsTable> {
   const tracked = Boolean(input.tracking_number && input.carrier_reference);
@@ -484,7 +486,7 @@ function newShipmentRow(
     source: options.source ?? 'api',
     shipment_type: options.shipmentType ?? null,
     tracking_page_reference: randomToken(16),
-    body: JSON.stringify(pickBody(normalized, {})),
+    body: JSON.stringify(body),
     created_at: now,
     updated_at: now,
     tracking_started_at: tracked ? now : null,
@@ -580,13 +582,26 @@ function echoesShownWindow(sent: ShipmentWrite['expected_delivery'], current: Re
  * the body has it: a create's body then never has a member deleted, which would make V8 keep it as a slow
  * dictionary, for every access and for its JSON.
  */
-function pickBody(input: ShipmentWrite, current: Record<string, unknown>): Record<string, unknown> {
+export function pickBody(input: ShipmentWrite, current: Record<string, unknown>): Record<string, unknown> {
   const body = { ...current };
-  for (const field of BODY_FIELDS) {
-    const value = (input as Record<string, unknown>)[field];
-    if (value === undefined) continue;
-    if (value !== null) body[field] = value;
-    else if (Object.hasOwn(body, field)) delete body[field];
-  }
+  applyBodyFields(input, body);
   return body;
 }
+
+/**
+ * `pickBody`'s loop over BODY_FIELDS written out, one statement a field, each naming its field: V8 keeps an object
+ * whose members are added by name as a fast one (up to 128 members), where members added through a computed key
+ * make it a slow dictionary past a dozen, as a body of twenty fields was, for every access and for its JSON
+ * (docs/performance.md, the mixed load). The names are our own (BODY_FIELDS).
+ */
+const applyBodyFields = new Function(
+  'input',
+  'body',
+  BODY_FIELDS.map((field) => {
+    const key = JSON.stringify(field);
+    return `if (input[${key}] !== undefined) {
+      if (input[${key}] !== null) body[${key}] = input[${key}];
+      else if (Object.hasOwn(body, ${key})) delete body[${key}];
+    }`;
+  }).join('\n'),
+) as (input: ShipmentWrite, body: Record<string, unknown>) => void;
