@@ -20,8 +20,8 @@ import { type CarrierLookup, checkShipmentInput, withBlankAsNull } from './shipm
 import { type ConfiguredCarrier, detectionNote, detectionNoteOf, routeTrackingNumber, withDetectionNote } from './tracking-detection.js';
 import type { TrackingStops } from './tracking-stops.js';
 
-/** Fields kept in the shipment's JSON body (everything that is not a column of its own). */
-const BODY_FIELDS = [
+/** Fields kept in the shipment's JSON body (everything that is not a column of its own), in the order it is written. */
+export const BODY_FIELDS = [
   'shipment_reference',
   'additional_reference',
   'recipient_address',
