@@ -1,9 +1,10 @@
 /**
  * Run by test/shipments/shipment-body.test.ts in a process of its own (`node --allow-natives-syntax --import tsx`):
- * whether V8 gives the addresses of alike bodies, as the input checks leave them, one shape. A process of its own,
- * because the test runner's shared process has by then made so many objects from `{}` that V8 stops sharing the
- * shapes of new ones (it keeps at most 1,536 ways out of `{}`), whatever the code does; the service collects the
- * start's garbage before it listens (src/startup-garbage.ts). Prints one JSON line: each hundredth check's answer.
+ * whether V8 gives the addresses of alike bodies, as the input checks leave them, one shape. A process of its own:
+ * in the test runner's shared process, after hundreds of other test files, the member-by-member copy failed it too,
+ * most likely because so many objects had been made from `{}` that V8 no longer shares new ones' shapes (it keeps at
+ * most 1,536 ways out of `{}`); the service collects the start's garbage before it listens (src/startup-garbage.ts).
+ * Prints one JSON line: each hundredth check's answer.
  */
 import { FieldErrorCollector } from '../../src/domain/errors.js';
 import { checkShipmentInput } from '../../src/domain/shipments/shipment-input.js';
