@@ -68,7 +68,11 @@ export async function checkShipmentInput(
 }
 
 function normalizeAddress(address: Address, path: Path, errors: FieldErrorCollector): Address {
-  const out = copyMembers(address);
+  // Copied member by member (its members are all present: withNullMembersAbsent ran first), not by a spread: once V8
+  // had compiled the check, each copy a spread made got a shape of its own (from about the hundredth body on,
+  // however alike), and every later read of such an object missed V8's caches; the presenter reads each address's
+  // twenty fields (docs/performance.md, the mixed load). Members added one by one share their shapes.
+  const out = presentMembers(address) as Address;
   const byCode = address.country_code !== undefined ? countryByCode(address.country_code) : null;
   const byName = address.country !== undefined ? countryByName(address.country) : null;
   if (address.country_code !== undefined && !byCode)
@@ -184,18 +188,6 @@ export function withNullMembersAbsent(input: ShipmentWrite): ShipmentWrite {
   if (input.linked_shipments) out.linked_shipments = input.linked_shipments.map((linked) => presentMembers(linked, ['carrier']));
   if (input.line_items) out.line_items = input.line_items.map((item) => ({ ...presentMembers(item), quantity: item.quantity ?? 1 }));
   return out as ShipmentWrite;
-}
-
-/**
- * A copy of an address, member by member. Not a spread: once V8 had compiled the check, each copy a spread made got
- * a shape of its own (from about the hundredth body on, however alike), and every later read of such an object
- * missed V8's caches: the presenter reads each address's twenty fields (docs/performance.md, the mixed load).
- * Members added one by one share their shapes from copy to copy.
- */
-function copyMembers(address: Address): Address {
-  const out: Address = {};
-  for (const key of Object.keys(address)) out[key] = address[key];
-  return out;
 }
 
 /** An object's members that are not null, but those named in `readOnly`. */
