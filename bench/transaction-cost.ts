@@ -1,7 +1,8 @@
 /**
  * What a transaction of the query layer costs on the embedded database (`node --import tsx bench/transaction-cost.ts`),
  * in µs of the process's CPU (user and system, every thread) a call, one call at a time, the median of 5 rounds:
- * - a shipment's version read alone (a prepared point read, as the reader makes one);
+ * - a shipment's version read alone (a prepared point read by primary key, as the reader makes one; the database
+ *   holds no shipment, so it finds none);
  * - the same read in a transaction of the repositories (`Repositories.transaction`: the connection's queue, the
  *   query layer's transaction, the commit group), what every write request opens;
  * - an empty transaction of the repositories;
