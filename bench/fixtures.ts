@@ -195,6 +195,30 @@ export async function seedAccount(
   return { token: token.access_token, accountUuid: account.account_uuid, clientId: creds.client_id, clientSecret: creds.client_secret };
 }
 
+/** How create bodies name a first custom field: `same`, `new`, `late` (see `withCustomFieldKey`) or not at all. */
+export type CustomFieldKey = 'same' | 'new' | 'late' | undefined;
+
+/** The naming of an environment variable (unset or empty: none). */
+export function customFieldKeyFrom(name: string, raw = process.env[name]): CustomFieldKey {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'same' && raw !== 'new' && raw !== 'late') throw new Error(`${name} must be same, new or late, got "${raw}"`);
+  return raw;
+}
+
+/**
+ * A create body with a first key in its `additional_info` (custom fields, three then): `k000000000` in every create
+ * (`same`), one no create sent before (`new`: `k` and `unique`, as long), as merchants whose custom fields are named
+ * after their own records send, or `l000000000` in every create (`late`: alike, for creates sent after others
+ * named otherwise). Each object parsed from JSON with keys of its own gets a shape (map) of its own in V8, and
+ * past 1,536 of them with as many members, alive or dead since the last full collection, the next object of that
+ * size with a first key not seen before no longer shares one with the next of its kind.
+ */
+export function withCustomFieldKey(body: Record<string, unknown>, key: CustomFieldKey, unique: number): Record<string, unknown> {
+  if (key === undefined) return body;
+  const name = key === 'late' ? 'l000000000' : `k${String(key === 'new' ? unique : 0).padStart(9, '0')}`;
+  return { ...body, additional_info: { [name]: 'custom', ...(body.additional_info as object) } };
+}
+
 /**
  * A realistic create body: recipient and sender addresses, three line items, value, weight, dimensions,
  * an order, tags and a notification address. `sequence` makes shipment_id, order_id and tracking number unique.

@@ -13,6 +13,9 @@
  * `node`). A write's code is still being optimized after 4,000 requests: 12,000 of warm-up count its steady state.
  * INSTRUCTIONS_LISTED=1 asks for a list page before the warm-up: the merchant then counts as one that lists, whose
  * creates keep their list rendering, as the mixed load's merchants do.
+ * INSTRUCTIONS_ADDITIONAL_KEY=same|new|late puts a first custom field in each create's `additional_info`, named alike
+ * in every create, after the create, or alike and otherwise (`withCustomFieldKey`): what custom fields named after a
+ * merchant's records cost. Two namings (`new,late`) name the warm-up's and the counted creates' fields apart.
  * It counts user-space instructions only: what the kernel does for a system call (a write to the log, a socket's
  * send) is not in it, nor is time spent waiting.
  */
@@ -20,7 +23,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newAdminToken, shipmentBody } from './fixtures.js';
+import { customFieldKeyFrom, newAdminToken, shipmentBody, withCustomFieldKey } from './fixtures.js';
 import { childEnv, freePort } from './harness.js';
 import { seedMerchants, tokenFor } from './merchants.js';
 
@@ -29,6 +32,10 @@ const requests = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
 const warmup = Number(process.env.INSTRUCTIONS_WARMUP ?? 4000);
 const out = process.env.INSTRUCTIONS_OUT ?? path.join(os.tmpdir(), 'waybill-instructions.out');
 const root = process.env.INSTRUCTIONS_ROOT ?? process.cwd();
+const [warmupField, countedField = warmupField] = (process.env.INSTRUCTIONS_ADDITIONAL_KEY ?? '')
+  .split(',')
+  .map((raw) => customFieldKeyFrom('INSTRUCTIONS_ADDITIONAL_KEY', raw));
+let customField = warmupField;
 if (!['creates', 'updates', 'writes', 'details', 'list'].includes(kind)) throw new Error(`INSTRUCTIONS_KIND: unknown kind ${kind}`);
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-instructions-'));
@@ -82,6 +89,7 @@ try {
   const json = { ...auth, 'content-type': 'application/json' };
   let sent = 0;
   let creates = 0;
+  const createBody = (sequence: number) => withCustomFieldKey(shipmentBody(`ins${merchant.runId}`, sequence), customField, sequence);
   const one = async () => {
     const uuid = merchant.shipmentUuids[sent % merchant.shipmentUuids.length];
     const which = kind === 'writes' ? (sent % 4 === 3 ? 'updates' : 'creates') : kind;
@@ -91,7 +99,7 @@ try {
         ? await fetch(`${url}/v5/shipment/`, {
             method: 'POST',
             headers: json,
-            body: JSON.stringify(shipmentBody(`ins${merchant.runId}`, creates++)),
+            body: JSON.stringify(createBody(creates++)),
           })
         : which === 'updates'
           ? await fetch(`${url}/v5-2-0/shipment/update/?shipment_uuid=${uuid}`, {
@@ -111,6 +119,7 @@ try {
     if (listed.status !== 200) throw new Error(`list: HTTP ${listed.status}`);
   }
   for (let i = 0; i < warmup; i++) await one();
+  customField = countedField;
   control('--instr=on');
   for (let i = 0; i < requests; i++) await one();
   control('--dump');

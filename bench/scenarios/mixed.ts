@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { envInteger, newAdminToken, round, shipmentBody, startService } from '../fixtures.js';
+import {
+  type CustomFieldKey,
+  customFieldKeyFrom,
+  envInteger,
+  newAdminToken,
+  round,
+  shipmentBody,
+  startService,
+  withCustomFieldKey,
+} from '../fixtures.js';
 import {
   type ChildServer,
   childEnv,
@@ -28,7 +37,14 @@ const detailsRoute = '/v5-2-0/shipment/details/';
  * 5% updates; creates use new shipment_ids (counted in `counters` across the run), updates change the note of one
  * of its shipments.
  */
-function merchantStream(merchant: Merchant, token: string, ratePerSecond: number, mix: Mix, counters: Counters): OpenLoopStream {
+function merchantStream(
+  merchant: Merchant,
+  token: string,
+  ratePerSecond: number,
+  mix: Mix,
+  counters: Counters,
+  customField: { key: CustomFieldKey; merchant: number },
+): OpenLoopStream {
   const auth = { authorization: `Bearer ${token}` };
   const jsonHeaders = { ...auth, 'content-type': 'application/json' };
   const uuids = merchant.shipmentUuids;
@@ -39,7 +55,9 @@ function merchantStream(merchant: Merchant, token: string, ratePerSecond: number
       const r = Math.random();
       if (r < mix.details) return { kind: 'details v5.2', method: 'GET', path: `${detailsRoute}?shipment_uuid=${pick()}`, headers: auth };
       if (r < mix.details + mix.creates) {
-        const body = JSON.stringify(shipmentBody(`mix${merchant.runId}`, counters.creates++));
+        const sequence = counters.creates++;
+        const shipment = shipmentBody(`mix${merchant.runId}`, sequence);
+        const body = JSON.stringify(withCustomFieldKey(shipment, customField.key, customField.merchant * 1_000_000 + sequence));
         return { kind: 'create', method: 'POST', path: '/v5/shipment/', headers: jsonHeaders, body };
       }
       if (r < mix.details + mix.creates + mix.lists)
@@ -208,7 +226,8 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
  * (bench/mixed-floor-server.ts). Each side is warmed up for MIXED_WARMUP seconds (default 30: at 10 the service
  * still spent a tenth of its CPU compiling when the measurement began) at each rate. CPU per request is the
  * process's CPU over the requests answered; its share of a core is over the real time the measurement took (a
- * saturated run takes longer than planned).
+ * saturated run takes longer than planned). MIXED_ADDITIONAL_KEY=same|new gives each create a first custom field
+ * named alike in every create, or one no create sent before (`withCustomFieldKey`).
  */
 export const mixed: Scenario = {
   name: 'mixed',
@@ -227,6 +246,7 @@ export const mixed: Scenario = {
     // HTTP processes of `serve --workers N`; more than one shares the rate limit through Redis.
     const workers = envInteger('MIXED_WORKERS', 1);
     const mix = mixFrom(process.env.MIXED_MIX);
+    const customField = customFieldKeyFrom('MIXED_ADDITIONAL_KEY');
     const database = settings.database ?? 'sqlite';
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-bench-mixed-'));
     const dataDir = path.join(workDir, 'data');
@@ -273,7 +293,9 @@ export const mixed: Scenario = {
       const measuredPoints: Point[] = [];
       const counters = merchants.map((): Counters => ({ creates: 0, updates: 0 }));
       for (const perMerchant of points) {
-        const streams = merchants.map((m, i) => merchantStream(m, tokens[i], perMerchant, mix, counters[i]));
+        const streams = merchants.map((m, i) =>
+          merchantStream(m, tokens[i], perMerchant, mix, counters[i], { key: customField, merchant: i }),
+        );
         await warmUp(floor.url, streams, warmup);
         const bare = await measured(floor.url, floor.pid, streams, duration);
         // The counters are read from /metrics before and after the measurement, and /metrics is read all along besides,
