@@ -35,6 +35,7 @@ const unit = [
   'test/http/field-errors.test.ts',
   'test/http/shipment-reply.test.ts',
   'test/http/shipment-serializers.test.ts',
+  'test/http/string-lengths.test.ts',
   'test/webhooks/address-guard.test.ts',
 ];
 

@@ -5,6 +5,7 @@ import { ValidationError } from '../domain/errors.js';
 import { parsedWithLargeNumber, parsedWithoutNul } from './body-parser.js';
 import { fieldErrorAt } from './errors.js';
 import { withFormats } from './formats.js';
+import { withCharacterLengths } from './string-lengths.js';
 import { compileBodyValidator, registerUnknownFields } from './unknown-fields.js';
 
 interface Frame {
@@ -90,8 +91,8 @@ let shared: { strictAjv: Ajv; coercingAjv: Ajv } | null = null;
  */
 function validators(): { strictAjv: Ajv; coercingAjv: Ajv } {
   shared ??= {
-    strictAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: false, inlineRefs: false })),
-    coercingAjv: withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' })),
+    strictAjv: withCharacterLengths(withFormats(new Ajv({ ...ajvOptions, coerceTypes: false, inlineRefs: false }))),
+    coercingAjv: withCharacterLengths(withFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }))),
   };
   return shared;
 }

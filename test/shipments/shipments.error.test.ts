@@ -150,6 +150,19 @@ describe('shipments: what bad input gets', () => {
     expect(res.statusCode, res.body).toBe(200);
   });
 
+  it('counts characters, not UTF-16 units, against a length limit', async () => {
+    // 😀 is one character in two UTF-16 units: 150 of them are 300 units.
+    const atLimit = await create({ recipient_address: { first_name: '😀'.repeat(150), country_code: 'DE' } });
+    expect(atLimit.statusCode, atLimit.body).toBe(200);
+    const shown = await t.call(acct.token, 'GET', '/v5/shipment/details/', undefined, { shipment_uuid: atLimit.json().data.shipment_uuid });
+    expect(shown.json().data.recipient_address.first_name).toBe('😀'.repeat(150));
+    const errors = await expectRefused({ recipient_address: { first_name: `${'😀'.repeat(150)}a`, country_code: 'DE' } }, [
+      'recipient_address',
+      'first_name',
+    ]);
+    expect(errors).toEqual(['Ensure this field has no more than 150 characters.']);
+  });
+
   it('reports several problems at once, nested and by position', async () => {
     const res = await create({
       shipment_id: '',

@@ -13,6 +13,7 @@ import { callerOf } from '../auth.js';
 import { LONE_SURROGATE, unsupportedContentType } from '../body-parser.js';
 import { fieldErrorAt, fieldErrorsFromAjv } from '../errors.js';
 import { withFormats } from '../formats.js';
+import { withCharacterLengths } from '../string-lengths.js';
 import { nonFiniteAt, nulAt, stringAt, TOO_LARGE_NUMBER } from '../validation.js';
 
 /** Import files are larger than API bodies: 50 MiB, about 100,000 typical rows. */
@@ -39,8 +40,10 @@ const formatOf = (request: FastifyRequest): ImportFormat | undefined =>
  * bodies as sent, every error.
  */
 export function createBodyValidator(): BodyValidator {
-  const ajv = withFormats(
-    new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true, coerceTypes: false }),
+  const ajv = withCharacterLengths(
+    withFormats(
+      new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, strictNumbers: true, coerceTypes: false }),
+    ),
   );
   const validate = ajv.compile(ShipmentCreateBody);
   return (body) => {
