@@ -41,6 +41,10 @@ const sendSlot = new PreparedQuery(
 );
 /** Updates of a message by the columns they set: a sender writes the same two or three shapes. */
 const updates = new PreparedQueryFamily<unknown[], never>(16);
+/** Read for every tracking change a consumer might be told of, by the poll that made it. */
+const settingsOf = new PreparedQuery((db, accountId: number) =>
+  db.selectFrom('notification_settings').selectAll().where('account_id', '=', accountId),
+);
 
 /** Notification settings, templates, the message log and the suppression list; every query scoped by account. */
 export class NotificationsRepository {
@@ -50,7 +54,7 @@ export class NotificationsRepository {
   ) {}
 
   async settingsOf(accountId: number): Promise<NotificationSettingsRow | undefined> {
-    return this.db.selectFrom('notification_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    return settingsOf.executeTakeFirst(this.db, accountId);
   }
 
   async putSettings(accountId: number, settings: string, now: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { PreparedQueryFamily } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 
 /** One change to a cell's count of shipments with a transit, in an acceptance week. */
@@ -16,6 +17,23 @@ export interface TransitCount {
   week: string;
   transit: number;
   shipments: number;
+}
+
+/**
+ * A prediction reads the counts of a lane's cells (one key per level of the lane) for every shipment it
+ * predicts: prepared once per number of keys (see PreparedQuery), where building the query cost more than
+ * running it. Arguments: scope, sinceWeek, then the keys.
+ */
+const countsByKeys = new PreparedQueryFamily<string[], TransitCount>(16);
+
+function countsQuery(db: Kysely<Database>, scope: string, cellKeys: readonly string[], sinceWeek: string) {
+  return db
+    .selectFrom('transit_histograms')
+    .select(['cell_key', 'week', 'transit', 'shipments'])
+    .where('scope', '=', scope)
+    .where('cell_key', 'in', cellKeys)
+    .where('week', '>=', sinceWeek)
+    .where('shipments', '>', 0);
 }
 
 /** Transit histograms per lane cell and acceptance week: what delivery predictions learn from. */
@@ -42,15 +60,15 @@ export class TransitHistogramsRepository {
   }
 
   /** The counts of these cells from acceptance week `sinceWeek` on. */
-  counts(scope: string, cellKeys: readonly string[], sinceWeek: string): Promise<TransitCount[]> {
-    if (cellKeys.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('transit_histograms')
-      .select(['cell_key', 'week', 'transit', 'shipments'])
-      .where('scope', '=', scope)
-      .where('cell_key', 'in', cellKeys)
-      .where('week', '>=', sinceWeek)
-      .where('shipments', '>', 0)
-      .execute();
+  async counts(scope: string, cellKeys: readonly string[], sinceWeek: string): Promise<TransitCount[]> {
+    if (cellKeys.length === 0) return [];
+    const prepared = countsByKeys.get(
+      String(cellKeys.length),
+      () =>
+        (db, ...args) =>
+          countsQuery(db, args[0], args.slice(2), args[1]),
+    );
+    if (prepared) return prepared.execute(this.db, scope, sinceWeek, ...cellKeys);
+    return countsQuery(this.db, scope, cellKeys, sinceWeek).execute();
   }
 }
