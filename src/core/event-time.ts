@@ -157,9 +157,24 @@ export function toLocalDateTime(instant: Date | number, timeZone: string): Local
 
 /** Minutes east of UTC that `timeZone` observes at `instant` (e.g. 120 for Berlin in summer). */
 export function offsetAt(instant: number, timeZone: string): number {
-  const parts = formatterFor(timeZone).formatToParts(new Date(instant));
-  const field = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((part) => part.type === type)?.value);
-  const asUtc = utcMs(field('year'), field('month'), field('day'), field('hour'), field('minute'), field('second'));
+  const clock = clockFor(timeZone);
+  const wall = clock.pattern?.exec(clock.formatter.format(instant));
+  let asUtc: number;
+  if (wall) {
+    const { fields } = clock;
+    asUtc = utcMs(
+      Number(wall[fields.year]),
+      Number(wall[fields.month]),
+      Number(wall[fields.day]),
+      Number(wall[fields.hour]),
+      Number(wall[fields.minute]),
+      Number(wall[fields.second]),
+    );
+  } else {
+    const parts = clock.formatter.formatToParts(new Date(instant));
+    const field = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((part) => part.type === type)?.value);
+    asUtc = utcMs(field('year'), field('month'), field('day'), field('hour'), field('minute'), field('second'));
+  }
   const wholeSecond = instant - (((instant % 1000) + 1000) % 1000);
   return Math.round((asUtc - wholeSecond) / MINUTE_MS);
 }
@@ -193,12 +208,29 @@ function computeWallTimeToInstant(wall: number, timeZone: string): number {
   return candidates[0] ?? wall - before * MINUTE_MS;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The wall-clock fields `offsetAt` reads, by their group in a zone's `ZoneClock.pattern`. */
+type WallFields = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
+/**
+ * A zone's formatter, and the text it writes read back into its fields: `format` costs less than half of
+ * `formatToParts`, which builds an object for each part (most of what a carrier's local times and the sandbox's
+ * histories cost in `offsetAt`, docs/performance.md). `pattern` is the formatter's own text for a known instant,
+ * its numbers made groups and its literals kept as they are, so a text it matches holds the very numbers
+ * `formatToParts` would have given; a text it does not match (or a formatter whose parts are not these fields
+ * and literals) is read by `formatToParts`.
+ */
+interface ZoneClock {
+  formatter: Intl.DateTimeFormat;
+  pattern: RegExp | null;
+  fields: WallFields;
+}
+
+const clocks = new Map<string, ZoneClock>();
+
+function clockFor(timeZone: string): ZoneClock {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    const formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -208,9 +240,24 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     });
-    formatters.set(timeZone, formatter);
+    clock = { formatter, ...textPattern(formatter) };
+    clocks.set(timeZone, clock);
   }
-  return formatter;
+  return clock;
+}
+
+function textPattern(formatter: Intl.DateTimeFormat): { pattern: RegExp | null; fields: WallFields } {
+  const fields: WallFields = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
+  let source = '^';
+  let group = 0;
+  for (const part of formatter.formatToParts(Date.UTC(2001, 1, 3, 4, 5, 6))) {
+    if (part.type === 'literal') source += part.value.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    else if (part.type in fields && fields[part.type as keyof WallFields] === 0) {
+      fields[part.type as keyof WallFields] = ++group;
+      source += '(\\d+)';
+    } else return { pattern: null, fields };
+  }
+  return { pattern: group === 6 ? new RegExp(`${source}$`) : null, fields };
 }
 
 function parseOffset(textOffset: string): { minutes: number; text: string } | null {

@@ -184,6 +184,55 @@ describe('toLocalDateTime and offsetAt', () => {
     expect(offsetAt(Date.parse('2026-07-01T00:00:00Z'), 'America/New_York')).toBe(-240);
     expect(offsetAt(Date.parse('2026-07-01T00:00:00Z'), 'Asia/Kolkata')).toBe(330);
   });
+
+  it("reads the same offset as the formatter's parts do, in every zone, from year 0000 to 9999", () => {
+    // The offset read from each part of formatToParts, as offsetAt read it before it read the formatter's text.
+    const formatters = new Map<string, Intl.DateTimeFormat>();
+    const byParts = (instant: number, timeZone: string): number => {
+      let formatter = formatters.get(timeZone);
+      if (!formatter) {
+        const twoDigits = Object.fromEntries(['month', 'day', 'hour', 'minute', 'second'].map((field) => [field, '2-digit']));
+        formatter = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', ...twoDigits });
+        formatters.set(timeZone, formatter);
+      }
+      const parts = formatter.formatToParts(new Date(instant));
+      const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value);
+      const wall = new Date(0);
+      wall.setUTCFullYear(field('year'), field('month') - 1, field('day'));
+      wall.setUTCHours(field('hour'), field('minute'), field('second'), 0);
+      const wholeSecond = instant - (((instant % 1000) + 1000) % 1000);
+      return Math.round((wall.getTime() - wholeSecond) / 60_000);
+    };
+    const zones = Intl.supportedValuesOf('timeZone');
+    // 0000-01-01T00:00:00Z (Date.UTC reads years 0–99 as 1900–1999).
+    const first = -62_167_219_200_000;
+    const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.integer({ min: first, max: last }), (zone, instant) => {
+        expect(offsetAt(instant, zone)).toBe(byParts(instant, zone));
+      }),
+      { numRuns: 3_000 },
+    );
+    // Every week and an hour over two centuries of a few zones with odd offsets (seconds in their local mean time,
+    // half and quarter hours, a day skipped), and the first instants of the years 0000 and 0001.
+    for (const zone of [
+      'Europe/Amsterdam',
+      'Africa/Monrovia',
+      'Asia/Kathmandu',
+      'Pacific/Apia',
+      'Australia/Lord_Howe',
+      'America/St_Johns',
+    ]) {
+      for (let instant = Date.UTC(1850, 0, 1); instant < Date.UTC(2040, 0, 1); instant += 7 * 86_400_000 + 3_600_000) {
+        expect(offsetAt(instant, zone), `${zone} ${new Date(instant).toISOString()}`).toBe(byParts(instant, zone));
+      }
+    }
+    for (const instant of [first, first + 86_399_999, -62_135_596_800_000, -62_135_596_800_001]) {
+      for (const zone of ['UTC', 'Europe/Berlin', 'Pacific/Kiritimati', 'America/Los_Angeles']) {
+        expect(offsetAt(instant, zone), `${zone} ${instant}`).toBe(byParts(instant, zone));
+      }
+    }
+  });
 });
 
 describe('compareNewestFirst', () => {
