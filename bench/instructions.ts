@@ -16,6 +16,8 @@
  * INSTRUCTIONS_ADDITIONAL_KEY=same|new|late puts a first custom field in each create's `additional_info`, named alike
  * in every create, after the create, or alike and otherwise (`withCustomFieldKey`): what custom fields named after a
  * merchant's records cost. Two namings (`new,late`) name the warm-up's and the counted creates' fields apart.
+ * INSTRUCTIONS_COMMAND=start runs `dist/main.js start` (API and worker in one process, what `npm start` runs): the
+ * count then holds the worker's polls of the shipments created, the sandbox carrier's answers among them.
  * It counts user-space instructions only: what the kernel does for a system call (a write to the log, a socket's
  * send) is not in it, nor is time spent waiting.
  */
@@ -28,6 +30,7 @@ import { childEnv, freePort } from './harness.js';
 import { seedMerchants, tokenFor } from './merchants.js';
 
 const kind = process.env.INSTRUCTIONS_KIND ?? 'writes';
+const command = process.env.INSTRUCTIONS_COMMAND === 'start' ? 'start' : 'serve';
 const requests = Number(process.env.INSTRUCTIONS_REQUESTS ?? 300);
 const warmup = Number(process.env.INSTRUCTIONS_WARMUP ?? 4000);
 const out = process.env.INSTRUCTIONS_OUT ?? path.join(os.tmpdir(), 'waybill-instructions.out');
@@ -65,7 +68,7 @@ const nodeFlags = [
 ];
 const service = spawn(
   'valgrind',
-  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...nodeFlags, 'dist/main.js', 'serve'],
+  ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, ...nodeFlags, 'dist/main.js', command],
   { cwd: root, env, stdio: ['ignore', 'ignore', 'ignore'] },
 );
 const exited = new Promise((resolve) => service.once('exit', resolve));
@@ -126,7 +129,7 @@ try {
   const dump = `${out}.1`;
   const total = Number(/^(?:summary|totals):\s+(\d+)/m.exec(fs.readFileSync(dump, 'utf8'))?.[1]);
   console.log(
-    `${kind}: ${Math.round(total / requests).toLocaleString('en')} instructions a request, over ${requests} after ${warmup} (${dump})`,
+    `${kind} (${command}): ${Math.round(total / requests).toLocaleString('en')} instructions a request, over ${requests} after ${warmup} (${dump})`,
   );
 } finally {
   service.kill('SIGKILL');
