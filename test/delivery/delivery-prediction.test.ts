@@ -170,6 +170,27 @@ describe('predicted delivery windows', () => {
     await events(t, other, 'o-1', [{ event_key: 'picked_up', time: `${MONDAY}T09:30:00` }]);
     expect((await details(t, other, 'o-1')).delivery_prediction).toMatchObject({ confidence: 'high', basis: { level: 'lane' } });
   });
+
+  it("issues the window with a carrier's answer, written in the row with the answer's events", async () => {
+    const polled = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
+    await shipment(t, polled, 'c-1', 'WB2000301');
+    expect((await details(t, polled, 'c-1')).delivery_prediction).toBeNull();
+    await t.context.worker.runOnce();
+    const data = await details(t, polled, 'c-1');
+    expect(data.current_phase.key).toBe('in_transit');
+    const p = data.delivery_prediction;
+    expect(p).toMatchObject({ source: 'waybill', issued_at: `${MONDAY}T09:00:00.000Z`, original: { from: p.from, to: p.to } });
+    // The carrier's own window came with the same answer: shown as expected_delivery, and seen by the prediction.
+    expect(p.carrier).toEqual(data.expected_delivery);
+    expect(p.carrier.from).toEqual(expect.any(String));
+    // In the row itself, not only in this process's rendering: another process reads the same.
+    const row = await t.context.database.db
+      .selectFrom('shipments')
+      .select('body')
+      .where('shipment_id', '=', 'c-1')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.body).delivery_prediction).toEqual(p);
+  });
 });
 
 describe('WAYBILL_PREDICTION_SCOPE=account', () => {
@@ -189,5 +210,24 @@ describe('WAYBILL_PREDICTION_SCOPE=account', () => {
     }
     expect((await details(t, first, 'x-1')).delivery_prediction.confidence).toBe('high');
     expect((await details(t, second, 'x-1')).delivery_prediction).toMatchObject({ confidence: 'low', basis: { level: 'carrier_default' } });
+  });
+});
+
+describe('a first window issued days after acceptance', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ clock: new ManualClock(new Date('2026-11-26T09:00:00Z')) });
+  });
+  afterAll(() => t.close());
+
+  it('keeps the window of acceptance as the original and shows one that counts the working days gone by', async () => {
+    const acct = await t.account({ carriers: [{ carrier_reference: 'sandbox' }] });
+    await shipment(t, acct, 'late-1', 'WB2000401');
+    // Accepted Monday, first heard of on Thursday.
+    await events(t, acct, 'late-1', [{ event_key: 'picked_up', time: `${MONDAY}T09:30:00` }]);
+    const p = (await details(t, acct, 'late-1')).delivery_prediction;
+    expect(p.original.from).toBe('2026-11-24');
+    expect(p.from >= '2026-11-26').toBe(true);
+    expect(p.original).not.toEqual({ from: p.from, to: p.to });
   });
 });

@@ -52,18 +52,28 @@ export class DeliveryLearner {
    * written (its body changed when the prediction did), or the row as given.
    */
   async observe(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<ShipmentRow> {
-    if (!shipment.carrier_id) return shipment;
-    if (before && sameJourneyToday(before, shipment, now)) return shipment;
+    const body = await this.revise(repos, shipment, now, before);
+    return body === null ? shipment : repos.shipments.update(shipment.id, { body });
+  }
+
+  /**
+   * `observe` without its write, for a caller about to write the row itself in the same transaction (its events
+   * stored already): queues the shipment for counting and returns the body with the prediction brought up to
+   * date, or null when the body stays as it is. `shipment` is the row as it is about to be written.
+   */
+  async revise(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<string | null> {
+    if (!shipment.carrier_id) return null;
+    if (before && sameJourneyToday(before, shipment, now)) return null;
     await repos.deliveryLearning.queue(shipment.id, now);
     const body: Json = JSON.parse(shipment.body);
     // Once the first attempt or the journey's end is reached, the window issued last is kept: nothing to read.
-    if (body.delivery_prediction && WINDOW_KEPT.has(shipment.phase_key ?? '')) return shipment;
+    if (body.delivery_prediction && WINDOW_KEPT.has(shipment.phase_key ?? '')) return null;
     const milestones = milestonesOf(await repos.events.phaseTimesOf(shipment.id));
-    if (!milestones) return shipment;
+    if (!milestones) return null;
     const prediction = await this.predictionOf(repos, shipment, body, milestones, now);
-    if (prediction === null || JSON.stringify(prediction) === JSON.stringify(body.delivery_prediction ?? null)) return shipment;
+    if (prediction === null || JSON.stringify(prediction) === JSON.stringify(body.delivery_prediction ?? null)) return null;
     body.delivery_prediction = prediction;
-    return repos.shipments.update(shipment.id, { body: JSON.stringify(body) });
+    return JSON.stringify(body);
   }
 
   /** The prediction the shipment holds after these milestones: issued at acceptance, re-issued after each scan until the first attempt, then kept. */
@@ -89,6 +99,9 @@ export class DeliveryLearner {
     else if (milestones.outForDeliveryDate !== null) {
       const day = milestones.outForDeliveryDate;
       current = { from: day, likely: day, to: day, confidence: 'high', basis: { level: 'out_for_delivery', shipments: 0 } };
+    } else if (first !== null && today <= accepted) {
+      // Issued on the day of acceptance (or before it, by the carrier's clock): the first window, asked the same.
+      current = withoutDays(first);
     } else current = withoutDays(await this.window(repos, lane, scope, accepted, today > accepted ? today : accepted));
     const next: StoredPrediction = {
       source: 'waybill',

@@ -8,10 +8,22 @@ export interface ShipmentChangeListener {
   shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void>;
 }
 
+/**
+ * A listener told in two steps by a writer that writes the row once: `prepare` before the write returns the row to
+ * write (what the followers add to it: the prediction in its body), `announce` after it is told the change.
+ * `shipmentChanged` is both, for a writer that has written the row already (the followers write it again then).
+ */
+export interface ShipmentWriteFollowers extends ShipmentChangeListener {
+  prepare(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<ShipmentRow>;
+  announce(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void>;
+}
+
 /** Delivery intelligence: brings a shipment's predicted window and delivery facts up to date (src/domain/delivery). */
 export interface DeliveryFollowingTracking {
   /** Returns the row as written (its body changes with the prediction). `before`: the row before the change. */
   observe(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<ShipmentRow>;
+  /** `observe` without its write: the body to write with the row (null: as it is). */
+  revise(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<string | null>;
 }
 
 /** The part of the returns service that follows the tracking of return shipments. */
@@ -25,7 +37,7 @@ export interface ReturnsFollowingTracking {
  * moves with its status or phase, the change is announced as shipment.updated, arriving at delivered is
  * announced on its own as shipment.delivered, and the consumer is notified of a new phase.
  */
-export class TrackingFollowers implements ShipmentChangeListener {
+export class TrackingFollowers implements ShipmentWriteFollowers {
   constructor(
     private readonly returns: ReturnsFollowingTracking,
     private readonly events: EventSink,
@@ -37,6 +49,15 @@ export class TrackingFollowers implements ShipmentChangeListener {
 
   async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
     if (this.delivery) after = await this.delivery.observe(repos, after, now, before);
+    await this.announce(repos, before, after, now);
+  }
+
+  async prepare(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<ShipmentRow> {
+    const body = this.delivery ? await this.delivery.revise(repos, after, now, before) : null;
+    return body === null ? after : { ...after, body };
+  }
+
+  async announce(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
     if (after.status !== before.status || after.phase_key !== before.phase_key) await this.returns.followTracking(repos, after, now);
     await this.events.emit(repos, { accountId: after.account_id, type: 'shipment.updated', shipmentRowId: after.id });
     if (after.status === SHIPMENT_STATUS.delivered && before.status !== SHIPMENT_STATUS.delivered) {

@@ -11,7 +11,7 @@ import { eventChanges, type NewEvent, storeEventsOf } from './event-recorder.js'
 import { answerOf } from './keyed-answer.js';
 import { nextPollAfterFailure, nextPollAfterSuccess, nextPollWhileUnknown } from './poll-schedule.js';
 import type { ProofOfDeliveryService } from './proof-of-delivery.service.js';
-import type { ShipmentChangeListener } from './tracking-followers.js';
+import type { ShipmentWriteFollowers } from './tracking-followers.js';
 import type { TrackingStops } from './tracking-stops.js';
 
 export interface TrackingOptions {
@@ -49,7 +49,7 @@ export class TrackingService {
      * Told in the same transaction when tracking changed what a shipment shows (new events, status, phase,
      * expected delivery): returns follow it, webhooks announce it.
      */
-    private readonly followers: ShipmentChangeListener,
+    private readonly followers: ShipmentWriteFollowers,
     /** Told in the same transaction when tracking ends, for the aggregators that bill until it is stopped. */
     private readonly stops: TrackingStops,
   ) {}
@@ -134,10 +134,14 @@ export class TrackingService {
       const shown = changesWhatItShows(before, changes);
       // Read before the write: the followers compare the row as it was with the row as it is.
       if (shown && !isWhole(before)) before = (await repos.shipments.lock(row.id)) ?? before;
+      // What the followers add to the row (the prediction in its body) is written with the answer's changes, in one write.
+      const whole = shown && isWhole(before) ? before : null;
+      const after = whole && (await this.followers.prepare(repos, whole, { ...whole, ...changes } as ShipmentRow, nowText));
+      if (whole && after && after.body !== (changes.body ?? whole.body)) changes.body = after.body;
       if (Object.keys(changes).length > 0) await repos.shipments.write(row.id, changes);
       // A polled shipment was being tracked: no next poll now means its tracking ended.
       if (changes.next_poll_at === null) await this.stops.queue(repos, { ...before, carrier_id: context.adapter.record.id }, nowText);
-      if (shown && isWhole(before)) await this.followers.shipmentChanged(repos, before, { ...before, ...changes } as ShipmentRow, nowText);
+      if (whole && after) await this.followers.announce(repos, whole, after, nowText);
     }
   }
 

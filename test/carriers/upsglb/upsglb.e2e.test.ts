@@ -134,7 +134,7 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
   it('an unchanged answer after the tracking window has run out expires the shipment, and its followers get the whole row', async () => {
     const { t, poll, details } = e2e;
     const applied = vi.spyOn(TrackingService.prototype, 'applyBatch');
-    const followed = vi.spyOn(TrackingFollowers.prototype, 'shipmentChanged');
+    const followed = vi.spyOn(TrackingFollowers.prototype, 'announce');
     try {
       // No carrier update for longer than the tracking window (30 days unless configured).
       t.clock.advance(31 * 24 * 60 * 60_000);
@@ -143,12 +143,13 @@ describe('upsglb end to end: configuration, shipments, one poll, v5.2 details', 
       expect(answers.find((r) => r.tracking_number === NUMBERS.inTransit)?.status).toBe('unchanged');
       const told = followed.mock.calls.find(([, before]) => before.shipment_id === 'ups-transit');
       expect(told?.[1]).toMatchObject({ status: 'active', tracking_number: NUMBERS.inTransit, body: expect.stringContaining('{') });
-      expect(told?.[2]).toMatchObject({
-        status: 'expired',
-        next_poll_at: null,
-        body: told?.[1].body,
-        shipment_uuid: told?.[1].shipment_uuid,
-      });
+      expect(told?.[2]).toMatchObject({ status: 'expired', next_poll_at: null, shipment_uuid: told?.[1].shipment_uuid });
+      // The whole body, with the prediction as written with the same row.
+      const body = JSON.parse(told?.[2].body ?? '{}');
+      expect(body.carrier_expected_delivery).toEqual(JSON.parse(told?.[1].body ?? '{}').carrier_expected_delivery);
+      const account = await t.context.repos.accounts.findByUuid(e2e.acct.accountUuid);
+      const row = await t.context.repos.shipments.findByShipmentId(account?.id ?? 0, 'ups-transit');
+      expect(body.delivery_prediction).toEqual(JSON.parse(row?.body ?? '{}').delivery_prediction);
     } finally {
       applied.mockRestore();
       followed.mockRestore();
