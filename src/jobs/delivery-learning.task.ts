@@ -30,6 +30,11 @@ export class DeliveryLearningTask implements PeriodicTask {
     this.batchSize = options.batchSize ?? 500;
   }
 
+  /** The last batch came back full: more may be queued. */
+  behind(): boolean {
+    return this.nextRunAt === 0;
+  }
+
   async runOnce(): Promise<number> {
     const started = performance.now();
     if (started < this.nextRunAt) return 0;

@@ -78,6 +78,8 @@ export class TrackingPoller implements PeriodicTask {
   private nextSweepAt = 0;
   /** The walk runs again from then at the earliest (its cost bounds how often it runs). */
   private nextWalkAt = 0;
+  /** The last walk listed as many configurations as it lists at most: more may be due. */
+  private walkFull = false;
   /**
    * Configurations left leased by a round whose answers could be neither applied nor put off, with the
    * lease's end: this poller's own lease would let it in again, so it leaves them to that end as another
@@ -107,6 +109,11 @@ export class TrackingPoller implements PeriodicTask {
     this.maxPerCredential = options.maxPerCredential ?? 1_000;
   }
 
+  /** Behind: a configuration's claim came back full, or the walk did (the worker runs the next round at once). */
+  behind(): boolean {
+    return this.backlog.size > 0 || this.walkFull;
+  }
+
   /** One round; returns the shipments it polled, put off to a quota's reset, or stopped tracking (0: idle). */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
@@ -126,6 +133,7 @@ export class TrackingPoller implements PeriodicTask {
     if (started >= this.nextWalkAt && (this.backlog.size === 0 || started >= this.nextSweepAt)) {
       const { due, walked } = await this.repos.shipments.dueConfigurations(round.nowText, this.configurationsPerWalk);
       const ended = performance.now();
+      this.walkFull = due.length >= this.configurationsPerWalk;
       this.nextSweepAt = ended + this.sweepMs;
       // A step per configuration with tracked shipments: over many of them, a walk that did not find as many due
       // configurations as it lists waits in proportion to its cost (one that did has work enough to pay for it).

@@ -10,6 +10,11 @@ export interface PeriodicTask {
   readonly name: string;
   /** Does one round of work; returns how much it did (0 = idle). */
   runOnce(): Promise<number>;
+  /**
+   * Whether its last round left more due than it took (a claim that came back full): the tasks then run again at
+   * once. A task without it counts as behind after every round that did work.
+   */
+  behind?(): boolean;
 }
 
 export interface WorkerOptions {
@@ -18,6 +23,12 @@ export interface WorkerOptions {
   /** Jobs running at once in this process. */
   concurrency?: number;
   idleDelayMs?: number;
+  /**
+   * After a round of the periodic tasks that did work and left none behind, the next round waits this long (1 s):
+   * what falls due meanwhile (the first polls of new shipments) is then taken together, a configuration's lease,
+   * claim and transaction shared by several shipments instead of one each.
+   */
+  roundGapMs?: number;
 }
 
 /**
@@ -36,6 +47,7 @@ export class Worker {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly idleDelayMs: number;
+  private readonly roundGapMs: number;
   /** Free slots worth a claim while jobs are running: claims fill several slots at once, not one per finished job. */
   private readonly claimAt: number;
   /** Finished jobs not yet marked done: recorded together, in one statement per round. */
@@ -59,6 +71,7 @@ export class Worker {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.concurrency = options.concurrency ?? 32;
     this.idleDelayMs = options.idleDelayMs ?? 250;
+    this.roundGapMs = options.roundGapMs ?? 1_000;
     this.claimAt = Math.max(1, Math.ceil(this.concurrency / 4));
   }
 
@@ -70,7 +83,7 @@ export class Worker {
 
   /** One round, waited for to the end: periodic tasks, then every due job. Returns how much was done. */
   async runOnce(): Promise<number> {
-    const done = await this.runTasks();
+    const { done } = await this.runTasks();
     const jobs = await this.claim(this.concurrency);
     await Promise.all(jobs.map((job) => this.execute(job)));
     await this.recordCompleted();
@@ -104,8 +117,9 @@ export class Worker {
   }
 
   /**
-   * The loop: record finished jobs, run the periodic tasks when they are due (again at once while they
-   * find work, else after the idle delay), and claim jobs when enough slots are free, or when none run.
+   * The loop: record finished jobs, run the periodic tasks when they are due (again at once while one is behind,
+   * after the round gap when they found work, else after the idle delay), and claim jobs when enough slots are
+   * free, or when none run.
    * It sleeps when a round did nothing; a finished job or a nudge wakes it.
    */
   private async run(): Promise<void> {
@@ -116,8 +130,8 @@ export class Worker {
         await this.recordCompleted();
         const now = Date.now();
         if (now >= this.tasksDueAt) {
-          const done = await this.runTasks();
-          this.tasksDueAt = done > 0 ? 0 : Date.now() + this.idleDelayMs;
+          const { done, behind } = await this.runTasks();
+          this.tasksDueAt = Date.now() + (done === 0 ? this.idleDelayMs : behind ? 0 : this.roundGapMs);
           worked += done;
         } else waitMs = Math.min(waitMs, this.tasksDueAt - now);
         const free = this.concurrency - this.inFlight.size;
@@ -164,16 +178,20 @@ export class Worker {
     });
   }
 
-  private async runTasks(): Promise<number> {
+  /** One round of every periodic task: how much they did, and whether one of them is behind. */
+  private async runTasks(): Promise<{ done: number; behind: boolean }> {
     let done = 0;
+    let behind = false;
     for (const task of this.tasks) {
       try {
-        done += await task.runOnce();
+        const did = await task.runOnce();
+        done += did;
+        if (did > 0 && (task.behind?.() ?? true)) behind = true;
       } catch (error) {
         this.log.error({ err: error, task: task.name }, 'periodic task failed');
       }
     }
-    return done;
+    return { done, behind };
   }
 
   private claim(limit: number): Promise<JobRow[]> {
