@@ -168,10 +168,13 @@ describe("the returns portal's uploaded logo", () => {
         expect(logoProblem(image, 'image/png')).toBeNull();
       });
     const onThisThread = Math.min(await decode(), await decode());
-    const uploaded = await longestStall(async () => {
-      const res = await upload({ content_type: 'image/png', content_base64: image.toString('base64') });
-      expect(res.statusCode, res.body).toBe(200);
-    });
+    // The least of two here too: on a loaded machine another process can take this thread's core during either.
+    const uploadOnce = () =>
+      longestStall(async () => {
+        const res = await upload({ content_type: 'image/png', content_base64: image.toString('base64') });
+        expect(res.statusCode, res.body).toBe(200);
+      });
+    const uploaded = Math.min(await uploadOnce(), await uploadOnce());
     // Decoding on this thread stops its event loop for the whole decode; the upload's check does not.
     expect(uploaded).toBeLessThan(onThisThread / 4);
   });
