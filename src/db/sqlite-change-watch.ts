@@ -13,6 +13,12 @@ const REMEMBERED = 100_000;
  *   rendering shows bumps, 0026), and the account of every shipment inserted (or given another account), as the
  *   statement runs, before its commit.
  *
+ * A shipment inserted is noted by the insert of its version row, which the repository writes in the insert's
+ * transaction (ShipmentsRepository's `insertVersion`), not by a trigger on the insert of the shipment: a trigger
+ * makes an insert a statement that may write several rows, and SQLite then copies every page the insert changes
+ * (its row and each of its eight indexes) to a statement journal before changing it. The version row's insert
+ * (`or ignore`, which cannot fail part-way) needs no statement journal with or without a trigger.
+ *
  * The triggers are made at the first mark, once the tables exist (after migrations); until then, and after a
  * failed sync (no answer may be given then: WalSync), there is no mark.
  */
@@ -118,7 +124,7 @@ export class SqliteChangeWatch implements ChangeWatch {
         create temp trigger if not exists waybill_watch_shipment_delete after delete on main.shipments begin ${note('old')} end;
         create temp trigger if not exists waybill_watch_version_update after update on main.shipment_versions begin ${noteVersion('old')} ${noteVersion('new')} end;
         create temp trigger if not exists waybill_watch_version_delete after delete on main.shipment_versions begin ${noteVersion('old')} end;
-        create temp trigger if not exists waybill_watch_shipment_insert after insert on main.shipments begin select waybill_shipment_made(new.account_id); end;
+        create temp trigger if not exists waybill_watch_version_insert after insert on main.shipment_versions begin select waybill_shipment_made((select account_id from main.shipments where id = new.shipment_row_id)); end;
         create temp trigger if not exists waybill_watch_shipment_account after update of account_id on main.shipments begin select waybill_shipment_made(new.account_id); end;
       `);
     } catch {

@@ -470,4 +470,26 @@ describe.skipIf(usingPostgres)('list pages kept without a read', () => {
     expect((await page()).unread).toBe(false);
     expect((await page()).unread).toBe(true);
   });
+
+  it('reads again once an import made shipments in its account, and not for another account', async () => {
+    const upload = async (token: string, ids: string[]) => {
+      const csv = ['shipment_id,recipient_city,recipient_country_code', ...ids.map((id) => `${id},Berlin,DE`)].join('\r\n');
+      const res = await fetch(`${base}/v5/shipment/import/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      expect(res.status, await res.text()).toBe(200);
+    };
+    await page();
+    expect((await page()).unread).toBe(true);
+    await upload(other.token, ['KM-IMPORT-OTHER']);
+    expect((await page()).unread).toBe(true);
+
+    await upload(acct.token, ['KM-IMPORT-1', 'KM-IMPORT-2']);
+    const after = await page();
+    expect(after.unread).toBe(false);
+    expect(after.ids).toEqual(['KM-IMPORT-2', 'KM-IMPORT-1']);
+    expect((await page()).unread).toBe(true);
+  });
 });
