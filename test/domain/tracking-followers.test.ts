@@ -29,22 +29,22 @@ describe('TrackingFollowers', () => {
   it('lets returns follow a new status or phase and announces the change', async () => {
     const { followers: f, followed, announced } = followers();
     const after = shipment('active', 'in_transit');
-    await f.shipmentChanged(repos, shipment('pending', null), after, now);
+    await f.announce(repos, shipment('pending', null), after, now);
     expect(followed).toEqual([after]);
     expect(announced).toEqual(['shipment.updated']);
   });
 
   it('announces arriving at delivered on its own, once', async () => {
     const { followers: f, announced } = followers();
-    await f.shipmentChanged(repos, shipment('active', 'in_transit'), shipment('delivered', 'delivered'), now);
+    await f.announce(repos, shipment('active', 'in_transit'), shipment('delivered', 'delivered'), now);
     expect(announced).toEqual(['shipment.updated', 'shipment.delivered']);
-    await f.shipmentChanged(repos, shipment('delivered', 'delivered'), shipment('delivered', 'delivered', now), now);
+    await f.announce(repos, shipment('delivered', 'delivered'), shipment('delivered', 'delivered', now), now);
     expect(announced).toEqual(['shipment.updated', 'shipment.delivered', 'shipment.updated']);
   });
 
   it('announces a change of neither status nor phase without asking returns', async () => {
     const { followers: f, followed, announced } = followers();
-    await f.shipmentChanged(repos, shipment('active', 'in_transit'), shipment('active', 'in_transit', now), now);
+    await f.announce(repos, shipment('active', 'in_transit'), shipment('active', 'in_transit', now), now);
     expect(followed).toEqual([]);
     expect(announced).toEqual(['shipment.updated']);
   });

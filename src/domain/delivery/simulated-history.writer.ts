@@ -37,7 +37,7 @@ export interface WrittenHistory {
 /**
  * Writes a simulated history into an account as shipments like any other, but untracked: the carrier's id is set
  * (its name and lanes show) and no carrier configuration, so nothing ever polls the `SIM…` numbers. Each shipment's
- * events are stored as `recordEvents` stores them, and its status and phase follow them by the same rule
+ * events are stored as `storeEvents` stores them, and its status and phase follow them by the same rule
  * (`eventChanges`), written for a batch of shipments in a few multi-row statements. `source` is
  * `simulation` (SIMULATION_SOURCE). A history whose tracking numbers the account already has as shipment ids (the
  * same seed written twice) is refused before anything is written. `now` is the time of the write.
@@ -63,7 +63,7 @@ export async function writeSimulatedHistory(
   for (let start = 0; start < shipments.length; start += SIMULATION_BATCH) {
     const batch = shipments.slice(start, start + SIMULATION_BATCH);
     events += await repos.transaction(async (trx) => {
-      // Status and phase are decided before the insert, by the rule `recordEvents` applies to a new shipment
+      // Status and phase are decided before the insert, by the rule `storeEvents` applies to a new shipment
       // whose events all arrive at once (eventChanges): one multi-row insert of shipments, then of events.
       const prepared = batch.map((shipment) => {
         const pending = shipmentRow(accountId, shipment);

@@ -7,13 +7,6 @@ import type { TrackingEventsTable } from '../../db/schema.js';
 
 export type NewEvent = Omit<Insertable<TrackingEventsTable>, 'shipment_row_id' | 'created_at'>;
 
-export interface RecordResult {
-  created: number;
-  shipment: ShipmentRow;
-  /** True when status or phase moved. */
-  stateChanged: boolean;
-}
-
 export interface RecordOptions {
   correction?: boolean;
   /** The caller read `shipment` under a row lock in this transaction, so it is current: no second read. */
@@ -31,26 +24,10 @@ export interface EventChanges {
 }
 
 /**
- * Stores events a shipment has not seen yet (by de-duplication key) and moves its status and phase from
- * the newest event that carries a phase, by the rules of `nextTrackingState` (never backwards from a
- * final state unless the event is a correction). Runs inside the caller's transaction.
- */
-export async function recordEvents(
-  repos: Repositories,
-  shipment: ShipmentRow,
-  events: NewEvent[],
-  now: string,
-  options: RecordOptions = {},
-): Promise<RecordResult> {
-  const result = await storeEvents(repos, shipment, events, now, options);
-  if (!result.changes) return { created: result.created, shipment: result.shipment, stateChanged: false };
-  const updated = await repos.shipments.update(result.shipment.id, result.changes);
-  return { created: result.created, shipment: updated, stateChanged: result.stateChanged };
-}
-
-/**
- * `recordEvents` up to the shipment's update: inserts the new events and decides status and phase, and
- * leaves writing the row to the caller, so that it can write everything it changes in one statement.
+ * Stores events a shipment has not seen yet (by de-duplication key) and decides its status and phase from the
+ * newest event that carries a phase, by the rules of `nextTrackingState` (never backwards from a final state unless
+ * the event is a correction). Leaves writing the row to the caller, so that it can write everything it changes in
+ * one statement. Runs inside the caller's transaction.
  */
 export async function storeEvents(
   repos: Repositories,

@@ -5,9 +5,9 @@ import { isValidTimeZone, parseEventTime } from '../../core/event-time.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { Caller } from '../auth.service.js';
 import { FieldErrorCollector } from '../errors.js';
-import { type NewEvent, recordEvents } from './event-recorder.js';
+import { type NewEvent, storeEvents } from './event-recorder.js';
 import { findShipment, type ShipmentIdentifier } from './shipment-identifier.js';
-import type { ShipmentChangeListener } from './tracking-followers.js';
+import type { ShipmentWriteFollowers } from './tracking-followers.js';
 
 export interface ManualEventInput {
   event: string;
@@ -30,8 +30,12 @@ export class ManualEventsService {
     private readonly repos: Repositories,
     private readonly clock: Clock,
     private readonly carrierName: (carrierId: string | null) => string | null,
-    /** Told in the same transaction when new events changed what the shipment shows (returns follow it, webhooks announce it). */
-    private readonly followers: ShipmentChangeListener,
+    /**
+     * Told in the same transaction when new events changed what the shipment shows: what they add to the row (the
+     * prediction) is written with the events' changes, then they are told the change (returns follow it, webhooks
+     * announce it).
+     */
+    private readonly followers: ShipmentWriteFollowers,
   ) {}
 
   async create(
@@ -79,14 +83,23 @@ export class ManualEventsService {
       errors.throwIfAny();
       const name = this.carrierName(shipment.carrier_id);
       const now = this.clock.now().toISOString();
-      const result = await recordEvents(
+      const stored = await storeEvents(
         repos,
         shipment,
         prepared.map((e) => ({ ...e, carrier_name: name })),
         now,
       );
-      if (result.created > 0) await this.followers.shipmentChanged(repos, shipment, result.shipment, now);
-      return { shipment_uuid: shipment.shipment_uuid, events_created: result.created };
+      if (stored.changes) {
+        // The row as read under the lock, and the row with the events' changes and what the followers add, in one write.
+        const before = stored.shipment;
+        const after = await this.followers.prepare(repos, before, { ...before, ...stored.changes }, now);
+        const written = await repos.shipments.update(
+          before.id,
+          after.body === before.body ? stored.changes : { ...stored.changes, body: after.body },
+        );
+        await this.followers.announce(repos, before, written, now);
+      }
+      return { shipment_uuid: shipment.shipment_uuid, events_created: stored.created };
     });
   }
 }

@@ -11,18 +11,15 @@ export interface ShipmentChangeListener {
 /**
  * A listener told in two steps by a writer that writes the row once: `prepare` before the write returns the row to
  * write (what the followers add to it: the prediction in its body), `announce` after it is told the change.
- * `shipmentChanged` is both, for a writer that has written the row already (the followers write it again then).
  */
-export interface ShipmentWriteFollowers extends ShipmentChangeListener {
+export interface ShipmentWriteFollowers {
   prepare(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<ShipmentRow>;
   announce(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void>;
 }
 
 /** Delivery intelligence: brings a shipment's predicted window and delivery facts up to date (src/domain/delivery). */
 export interface DeliveryFollowingTracking {
-  /** Returns the row as written (its body changes with the prediction). `before`: the row before the change. */
-  observe(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<ShipmentRow>;
-  /** `observe` without its write: the body to write with the row (null: as it is). */
+  /** The body to write with the row as it is about to be written (null: as it is). `before`: the row before the change. */
   revise(repos: Repositories, shipment: ShipmentRow, now: string, before?: ShipmentRow): Promise<string | null>;
 }
 
@@ -46,11 +43,6 @@ export class TrackingFollowers implements ShipmentWriteFollowers {
     /** Told first: a changed prediction is part of the update the others announce. */
     private readonly delivery: DeliveryFollowingTracking | null = null,
   ) {}
-
-  async shipmentChanged(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<void> {
-    if (this.delivery) after = await this.delivery.observe(repos, after, now, before);
-    await this.announce(repos, before, after, now);
-  }
 
   async prepare(repos: Repositories, before: ShipmentRow, after: ShipmentRow, now: string): Promise<ShipmentRow> {
     const body = this.delivery ? await this.delivery.revise(repos, after, now, before) : null;
