@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.js';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { reachablePostgres } from '../reliability/postgres.js';
+import { bareShipment, migratedTo, onPostgres, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0019 on a database left by the release before it: the index of every next poll is dropped, and a
@@ -11,11 +10,6 @@ import { bareShipment, migratedTo, upgradedAccount } from './upgraded-database.j
  * every other shipment keeps its next poll.
  */
 const postgres = await reachablePostgres();
-const drops: Array<() => Promise<void>> = [];
-
-afterAll(async () => {
-  for (const drop of drops) await drop();
-});
 
 async function upgraded(db: Kysely<any>): Promise<void> {
   const migrator = await migratedTo(db, '0018_tracking_fingerprint');
@@ -74,19 +68,14 @@ describe('migration 0019 on an upgraded database', () => {
     }
   });
 
-  it.skipIf(postgres.url === null)('PostgreSQL: the same', async () => {
-    const database = await createDatabase(postgres.url as string, 'wb_mig');
-    drops.push(database.drop);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
-    try {
+  it.skipIf(postgres.url === null)('PostgreSQL: the same', () =>
+    onPostgres(postgres.url as string, async (db) => {
       await upgraded(db);
       expect(await nextPolls(db)).toEqual(expected);
       const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename = 'shipments'`.execute(db);
       const names = indexes.rows.map((row) => row.indexname);
       expect(names).not.toContain('shipments_next_poll');
       expect(names).toContain('shipments_configuration_next_poll');
-    } finally {
-      await db.destroy();
-    }
-  });
+    }),
+  );
 });

@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDatabase, reachablePostgres } from '../reliability/postgres.js';
-import { migratedTo, upgradedAccount } from './upgraded-database.js';
+import { Kysely, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { reachablePostgres } from '../reliability/postgres.js';
+import { migratedTo, onPostgres, upgradedAccount } from './upgraded-database.js';
 
 /**
  * Migration 0024 on a database with delivery rollups by lane only (0023): the rows by carrier configuration and
@@ -11,11 +10,6 @@ import { migratedTo, upgradedAccount } from './upgraded-database.js';
  * histograms, so that a year by carrier or by week reads the same answer after the upgrade as before.
  */
 const postgres = await reachablePostgres();
-const drops: Array<() => Promise<void>> = [];
-
-afterAll(async () => {
-  for (const drop of drops) await drop();
-});
 
 const COUNTERS = {
   shipments: 0,
@@ -122,15 +116,10 @@ describe('migration 0024 on a database with rollups by lane', () => {
     }
   });
 
-  it.skipIf(postgres.url === null)('PostgreSQL: the same', async () => {
-    const database = await createDatabase(postgres.url as string, 'wb_mig');
-    drops.push(database.drop);
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
-    try {
+  it.skipIf(postgres.url === null)('PostgreSQL: the same', () =>
+    onPostgres(postgres.url as string, async (db) => {
       await upgraded(db);
       expect(await carrierRows(db)).toEqual(expected);
-    } finally {
-      await db.destroy();
-    }
-  });
+    }),
+  );
 });

@@ -68,12 +68,22 @@ export async function onSqlite(check: (db: Kysely<any>, raw: Database.Database) 
   }
 }
 
-/** Runs `check` on a fresh PostgreSQL database made through `adminUrl`, dropped once it has run. */
+/**
+ * Runs `check` on a fresh PostgreSQL database made through `adminUrl`, dropped once it has run. The pool's `end`
+ * settles before the server has read each connection's goodbye, so the drop (`WITH (FORCE)`) can end a backend still
+ * waiting for it; the server's "terminating connection" then reaches an idle client, which a pool with no `error`
+ * listener throws as an uncaught exception. The listener keeps such errors, as the service's own pool does.
+ */
 export async function onPostgres(adminUrl: string, check: (db: Kysely<any>) => Promise<void>): Promise<void> {
   const database = await createDatabase(adminUrl, 'wb_mig');
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }) });
+  const idleErrors: Error[] = [];
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool.on('error', (error) => idleErrors.push(error));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     await check(db);
+    // Nothing ends a connection while the check runs: an error by then is the check's.
+    if (idleErrors.length > 0) throw idleErrors[0];
   } finally {
     await db.destroy();
     await database.drop();
