@@ -58,9 +58,9 @@ function serviceFlags(): string[] {
   return [...startScriptFlags(), ...(process.env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 }
 
-/** The flags package.json's start script passes to node before `dist/main.js`. */
-function startScriptFlags(): string[] {
-  const packageFile = path.resolve(import.meta.dirname, '..', 'package.json');
+/** The flags the start script of `root`'s package.json (this checkout's by default) passes to node before `dist/main.js`. */
+export function startScriptFlags(root = path.resolve(import.meta.dirname, '..')): string[] {
+  const packageFile = path.join(root, 'package.json');
   const script: string = JSON.parse(fs.readFileSync(packageFile, 'utf8')).scripts.start;
   const words = script.trim().split(/\s+/);
   const main = words.indexOf('dist/main.js');

@@ -7,10 +7,16 @@
  * first page of 20). Prints the instructions per request and leaves callgrind's file (INSTRUCTIONS_OUT,
  * `/tmp/waybill-instructions.out`, numbered `.1`) for `callgrind_annotate`.
  *
+ * The service's `node` gets the flags of the measured tree's start script (package.json, as `npm start` and the
+ * runner's scenarios give them), then INSTRUCTIONS_NODE_FLAGS (of a flag given twice, the last counts:
+ * `--v8-pool-size=4 --heap-growing-percent=0` counts with V8's own pool and heap growth, as the rounds before
+ * the round of 2026-12-07 15:56–16:35 did); INSTRUCTIONS_SINGLE_THREADED=1 adds `--single-threaded`.
  * A count, not a time: it does not move with what else the machine runs, so two trees can be compared on a busy
- * machine, a few percent apart (V8's background threads compile and mark as their timing falls; set
- * INSTRUCTIONS_SINGLE_THREADED=1 for `--single-threaded`; INSTRUCTIONS_NODE_FLAGS adds flags to the service's
- * `node`). A write's code is still being optimized after 4,000 requests: 12,000 of warm-up count its steady state.
+ * machine, a create's count on the request thread within about 2% from run to run (the whole process's within
+ * about 3% with the start script's flags, 9% without). Under callgrind a full collection throws away the request
+ * path's optimized code ("weak objects") to be compiled again, which a native run does not: the start script's
+ * heap growth makes such a collection rarer among the counted requests. A write's code is still being optimized
+ * after 4,000 requests: 12,000 of warm-up count its steady state.
  * INSTRUCTIONS_LISTED=1 asks for a list page before the warm-up: the merchant then counts as one that lists, whose
  * creates keep their list rendering, as the mixed load's merchants do.
  * INSTRUCTIONS_ADDITIONAL_KEY=same|new|late puts a first custom field in each create's `additional_info`, named alike
@@ -25,7 +31,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { customFieldKeyFrom, newAdminToken, shipmentBody, withCustomFieldKey } from './fixtures.js';
+import { customFieldKeyFrom, newAdminToken, shipmentBody, startScriptFlags, withCustomFieldKey } from './fixtures.js';
 import { childEnv, freePort } from './harness.js';
 import { seedMerchants, tokenFor } from './merchants.js';
 
@@ -63,6 +69,7 @@ const env = childEnv({
   LOG_LEVEL: 'warn',
 });
 const nodeFlags = [
+  ...startScriptFlags(root),
   ...(process.env.INSTRUCTIONS_SINGLE_THREADED === '1' ? ['--single-threaded'] : []),
   ...(process.env.INSTRUCTIONS_NODE_FLAGS ?? '').split(' ').filter(Boolean),
 ];
