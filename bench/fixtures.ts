@@ -58,7 +58,10 @@ function serviceFlags(): string[] {
   return [...startScriptFlags(), ...(process.env.BENCH_SERVICE_FLAGS ?? '').split(/\s+/).filter(Boolean)];
 }
 
-/** The flags the start script of `root`'s package.json (this checkout's by default) passes to node before `dist/main.js`. */
+/**
+ * The flags the start script of `root`'s package.json (this checkout's by default) passes to node before
+ * `dist/main.js`.
+ */
 export function startScriptFlags(root = path.resolve(import.meta.dirname, '..')): string[] {
   const packageFile = path.join(root, 'package.json');
   const script: string = JSON.parse(fs.readFileSync(packageFile, 'utf8')).scripts.start;

@@ -9,11 +9,11 @@
  *
  * The service's `node` gets the flags of the measured tree's start script (package.json, as `npm start` and the
  * runner's scenarios give them), then INSTRUCTIONS_NODE_FLAGS (of a flag given twice, the last counts:
- * `--v8-pool-size=4 --heap-growing-percent=0` counts with V8's own pool and heap growth, as the rounds before
- * the round of 2026-12-07 15:56–16:35 did); INSTRUCTIONS_SINGLE_THREADED=1 adds `--single-threaded`.
+ * `--v8-pool-size=4 --heap-growing-percent=0` counts with V8's own pool and heap growth, as the counts before the
+ * round of 2026-12-07 15:56–16:35 did); INSTRUCTIONS_SINGLE_THREADED=1 adds `--single-threaded`.
  * A count, not a time: it does not move with what else the machine runs, so two trees can be compared on a busy
  * machine, a create's count on the request thread within about 2% from run to run (the whole process's within
- * about 3% with the start script's flags, 9% without). Under callgrind a full collection throws away the request
+ * about 3% with the start script's flags; 9% apart in a pair without them). Under callgrind a full collection throws away the request
  * path's optimized code ("weak objects") to be compiled again, which a native run does not: the start script's
  * heap growth makes such a collection rarer among the counted requests. A write's code is still being optimized
  * after 4,000 requests: 12,000 of warm-up count its steady state.
