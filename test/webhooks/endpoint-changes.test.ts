@@ -55,7 +55,7 @@ describe('the endpoints a create announces to', () => {
     expect((await announced()).here).toEqual(['KE-3']);
   });
 
-  it('keeps another account out: its creates go to its own endpoints, none here', async () => {
+  it("keeps another account out: none of its creates reach this account's endpoints", async () => {
     await create(other, 'KE-OTHER-1');
     await create(acct, 'KE-4');
     expect((await announced()).here).toEqual(['KE-3', 'KE-4']);
