@@ -4,7 +4,12 @@
  * statement timed, and the pages each commit wrote to the log counted by the table or index they belong to
  * (read from the log's frames, named by SQLite's `dbstat`). `CREATE_COST_SHIPMENTS` sets how many (3,000);
  * `CREATE_COST_TOGETHER` how many are made at once while the pages are counted (1; several share a commit, as
- * concurrent requests do).
+ * concurrent requests do). `CREATE_COST_SYNCHRONOUS` sets WAYBILL_SQLITE_SYNCHRONOUS (`full`, the default, waits for
+ * the log's sync on the thread pool before a create returns; `normal` does not sync), and `CREATE_COST_IDLE_MS`
+ * puts the thread to sleep that long after each timed create (0: none; fractions of a millisecond too), as a
+ * service's thread sleeps between requests: what a create costs when it starts on a thread that was idle. The CPU
+ * printed is over the timed creates (the sleeps cost none): the process's, user and system apart, and the main
+ * thread's alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,9 +26,17 @@ import { StatementTimes } from './sql-timing.js';
 const shipments = Number(process.env.CREATE_COST_SHIPMENTS ?? 3000);
 const warmup = 500;
 const together = Number(process.env.CREATE_COST_TOGETHER ?? 1);
+const synchronous = process.env.CREATE_COST_SYNCHRONOUS ?? 'full';
+const idleMs = Number(process.env.CREATE_COST_IDLE_MS ?? 0);
+if (!(idleMs >= 0)) throw new Error(`CREATE_COST_IDLE_MS: not a number of milliseconds: ${process.env.CREATE_COST_IDLE_MS}`);
+// The thread sleeps in the kernel (a futex wait that nothing ends early), not in a timer of the event loop.
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'waybill-create-cost-'));
 const times = new StatementTimes();
-const context = await createContext(loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { logger: pino({ level: 'silent' }) });
+const context = await createContext(
+  loadConfig({ WAYBILL_DATA_DIR: dataDir, LOG_LEVEL: 'silent', WAYBILL_SQLITE_SYNCHRONOUS: synchronous }),
+  { logger: pino({ level: 'silent' }) },
+);
 try {
   const { caller } = await addMerchant(context, 'create cost');
   const create = (runId: string, i: number) =>
@@ -31,14 +44,22 @@ try {
   for (let i = 0; i < warmup; i++) await create('warm', i);
 
   times.start();
+  const mainCpu = mainThreadCpu();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  for (let i = 0; i < shipments; i++) await create('run', i);
-  const elapsed = performance.now() - started;
+  for (let i = 0; i < shipments; i++) {
+    await create('run', i);
+    if (idleMs > 0) Atomics.wait(sleeper, 0, 0, idleMs);
+  }
+  const elapsed = performance.now() - started - shipments * idleMs;
   const used = process.cpuUsage(cpu);
+  const mainUsed = mainThreadCpu() - mainCpu;
   times.stop();
+  const perCreate = (micros: number) => (micros / shipments).toFixed(0);
   console.log(
-    `${shipments} creates: ${((elapsed * 1000) / shipments).toFixed(0)} µs each, CPU ${((used.user + used.system) / shipments).toFixed(0)} µs`,
+    `${shipments} creates (synchronous ${synchronous}, ${idleMs} ms asleep after each): ${perCreate(elapsed * 1000)} µs each ` +
+      `without the sleeps, CPU ${perCreate(used.user + used.system)} µs (user ${perCreate(used.user)}, system ${perCreate(used.system)}), ` +
+      `the main thread ${Number.isNaN(mainUsed) ? 'unknown' : perCreate(mainUsed)} µs`,
   );
   console.log('statements, per create:');
   for (const line of times.report(shipments, 12)) console.log(`  ${line}`);
@@ -82,4 +103,19 @@ try {
 } finally {
   await context.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The main thread's CPU in microseconds (user and system, counted by Linux in ticks of 10 ms, its USER_HZ of 100:
+ * over a run's thousands of creates within about 1%), from /proc; NaN elsewhere. The process's CPU also holds the checkpointer's
+ * thread, which copies more often when the main thread sleeps between creates.
+ */
+function mainThreadCpu(): number {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
