@@ -7,8 +7,9 @@
  * concurrent requests do). `CREATE_COST_SYNCHRONOUS` sets WAYBILL_SQLITE_SYNCHRONOUS (`full`, the default, waits for
  * the log's sync on the thread pool before a create returns; `normal` does not sync), and `CREATE_COST_IDLE_MS`
  * puts the thread to sleep that long after each timed create (0: none; fractions of a millisecond too), as a
- * service's thread sleeps between requests: what a create costs when it starts on a thread that was idle. The CPU
- * printed is over the timed creates (the sleeps cost none): the process's, user and system apart, and the main
+ * service's thread sleeps between requests: what a create costs when it starts on a thread that was idle. The time
+ * printed is the run's less the sleeps asked for; the CPU is over the timed creates: the process's, user and system
+ * apart (its other threads, the checkpointer's among them, work on while the main thread sleeps), and the main
  * thread's alone.
  */
 import fs from 'node:fs';
@@ -58,7 +59,7 @@ try {
   const perCreate = (micros: number) => (micros / shipments).toFixed(0);
   console.log(
     `${shipments} creates (synchronous ${synchronous}, ${idleMs} ms asleep after each): ${perCreate(elapsed * 1000)} µs each ` +
-      `without the sleeps, CPU ${perCreate(used.user + used.system)} µs (user ${perCreate(used.user)}, system ${perCreate(used.system)}), ` +
+      `less the sleeps, CPU ${perCreate(used.user + used.system)} µs (user ${perCreate(used.user)}, system ${perCreate(used.system)}), ` +
       `the main thread ${Number.isNaN(mainUsed) ? 'unknown' : perCreate(mainUsed)} µs`,
   );
   console.log('statements, per create:');
