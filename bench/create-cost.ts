@@ -21,6 +21,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import type { ShipmentWrite } from '../src/schemas/shipment-input.schemas.js';
 import { shipmentBody } from './fixtures.js';
+import { mainThreadCpuMs } from './harness.js';
 import { addMerchant } from './merchants.js';
 import { StatementTimes } from './sql-timing.js';
 
@@ -45,7 +46,7 @@ try {
   for (let i = 0; i < warmup; i++) await create('warm', i);
 
   times.start();
-  const mainCpu = mainThreadCpu();
+  const mainCpu = mainThreadCpuMs(process.pid);
   const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < shipments; i++) {
@@ -54,13 +55,15 @@ try {
   }
   const elapsed = performance.now() - started - shipments * idleMs;
   const used = process.cpuUsage(cpu);
-  const mainUsed = mainThreadCpu() - mainCpu;
+  const mainAfter = mainThreadCpuMs(process.pid);
+  // In Linux's ticks of 10 ms: over a run's thousands of creates within about 1%; unknown where there is no /proc.
+  const mainUsed = mainCpu === null || mainAfter === null ? null : (mainAfter - mainCpu) * 1000;
   times.stop();
   const perCreate = (micros: number) => (micros / shipments).toFixed(0);
   console.log(
     `${shipments} creates (synchronous ${synchronous}, ${idleMs} ms asleep after each): ${perCreate(elapsed * 1000)} µs each ` +
       `less the sleeps, CPU ${perCreate(used.user + used.system)} µs (user ${perCreate(used.user)}, system ${perCreate(used.system)}), ` +
-      `the main thread ${Number.isNaN(mainUsed) ? 'unknown' : perCreate(mainUsed)} µs`,
+      `the main thread ${mainUsed === null ? 'unknown' : `${perCreate(mainUsed)} µs`}`,
   );
   console.log('statements, per create:');
   for (const line of times.report(shipments, 12)) console.log(`  ${line}`);
@@ -104,19 +107,4 @@ try {
 } finally {
   await context.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-/**
- * The main thread's CPU in microseconds (user and system, counted by Linux in ticks of 10 ms, its USER_HZ of 100:
- * over a run's thousands of creates within about 1%), from /proc; NaN elsewhere. The process's CPU also holds the checkpointer's
- * thread, which copies more often when the main thread sleeps between creates.
- */
-function mainThreadCpu(): number {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }

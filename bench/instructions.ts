@@ -13,10 +13,10 @@
  * round of 2026-12-07 15:56–16:35 did); INSTRUCTIONS_SINGLE_THREADED=1 adds `--single-threaded`.
  * A count, not a time: it does not move with what else the machine runs, so two trees can be compared on a busy
  * machine, a create's count on the request thread within about 2% from run to run (the whole process's within
- * about 3% with the start script's flags; 9% apart in a pair without them). Under callgrind a full collection throws away the request
- * path's optimized code ("weak objects") to be compiled again, which a native run does not: the start script's
- * heap growth makes such a collection rarer among the counted requests. A write's code is still being optimized
- * after 4,000 requests: 12,000 of warm-up count its steady state.
+ * about 3% with the start script's flags; 9% apart in a pair without them). Under callgrind a full collection
+ * throws away the request path's optimized code ("weak objects") to be compiled again, which a native run does
+ * not: the start script's heap growth makes such a collection rarer among the counted requests. A write's code is
+ * still being optimized after 4,000 requests: 12,000 of warm-up count its steady state.
  * INSTRUCTIONS_LISTED=1 asks for a list page before the warm-up: the merchant then counts as one that lists, whose
  * creates keep their list rendering, as the mixed load's merchants do.
  * INSTRUCTIONS_ADDITIONAL_KEY=same|new|late puts a first custom field in each create's `additional_info`, named alike
