@@ -138,6 +138,22 @@ export function mainThreadCpuMs(pid: number): number | null {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/**
+ * How often a process's main thread gave up the CPU: `voluntary` when it waited (for the event loop's next event,
+ * a lock, a disk), `involuntary` when the scheduler took the CPU from it; null when gone or on a system without /proc.
+ */
+export function mainThreadSwitches(pid: number): { voluntary: number; involuntary: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)$`, 'm').exec(status)?.[1]);
+    const voluntary = field('voluntary_ctxt_switches');
+    const involuntary = field('nonvoluntary_ctxt_switches');
+    return Number.isFinite(voluntary) && Number.isFinite(involuntary) ? { voluntary, involuntary } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** utime + stime of a `/proc/…/stat` file, ms; null when the process or thread is gone. */
 export function statCpuMs(file: string): number | null {
   const ticks = statTicks(file);

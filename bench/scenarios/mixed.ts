@@ -17,6 +17,7 @@ import {
   freePort,
   type Measurement,
   mainThreadCpuMs,
+  mainThreadSwitches,
   processCpuMs,
   processSystemCpuMs,
   residentMemory,
@@ -116,6 +117,9 @@ interface Point {
   /** The kernel's part of serviceCpuMs (system time: system calls, such as a commit's writes to the log). */
   serviceSystemMs: number;
   mainThreadCpuMs: number;
+  /** How often each main thread gave up the CPU while measured (mainThreadSwitches), when /proc tells. */
+  serviceSwitches: Switches | null;
+  floorSwitches: Switches | null;
   /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
   serverCpuMs: number | null;
   serviceSeconds: number;
@@ -137,6 +141,31 @@ interface ServiceCounters {
   /** SQLite only (0 on PostgreSQL). */
   transactions: number;
   commits: number;
+}
+
+type Switches = NonNullable<ReturnType<typeof mainThreadSwitches>>;
+
+function switchesBetween(before: Switches | null, after: Switches | null): Switches | null {
+  return before && after ? { voluntary: after.voluntary - before.voluntary, involuntary: after.involuntary - before.involuntary } : null;
+}
+
+/** A process left alone: its CPU (ms a second) and how often its main thread waited (a second). */
+async function atRest(pid: number, seconds: number): Promise<{ cpuMsPerSecond: number; waitsPerSecond: number | null }> {
+  const cpu = processCpuMs(pid) ?? 0;
+  const switches = mainThreadSwitches(pid);
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const elapsed = (performance.now() - started) / 1000;
+  const waited = switchesBetween(switches, mainThreadSwitches(pid));
+  return {
+    cpuMsPerSecond: ((processCpuMs(pid) ?? 0) - cpu) / elapsed,
+    waitsPerSecond: waited && waited.voluntary / elapsed,
+  };
+}
+
+function restFigures(rest: { cpuMsPerSecond: number; waitsPerSecond: number | null }): string {
+  const waits = rest.waitsPerSecond === null ? '?' : Math.round(rest.waitsPerSecond);
+  return `${round(rest.cpuMsPerSecond)} ms of CPU a second, main thread waited ${waits} times a second`;
 }
 
 /** The render cache's and the group commit's counters at /metrics, or null when they cannot be read. */
@@ -178,6 +207,7 @@ interface Measured {
   cpuMs: number;
   systemMs: number;
   mainMs: number;
+  switches: Switches | null;
   seconds: number;
   /** PostgreSQL's server processes for the service's database, when the server runs on this machine. */
   serverMs: number | null;
@@ -204,6 +234,7 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
   const cpu = processCpuMs(pid) ?? 0;
   const system = processSystemCpuMs(pid) ?? 0;
   const main = mainThreadCpuMs(pid) ?? 0;
+  const switches = mainThreadSwitches(pid);
   const started = performance.now();
   const result = await openLoop(url, streams, seconds);
   return {
@@ -211,6 +242,7 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
     cpuMs: (processCpuMs(pid) ?? 0) - cpu,
     systemMs: (processSystemCpuMs(pid) ?? 0) - system,
     mainMs: (mainThreadCpuMs(pid) ?? 0) - main,
+    switches: switchesBetween(switches, mainThreadSwitches(pid)),
     seconds: (performance.now() - started) / 1000,
     serverMs: databaseUrl ? backendCpuBetween(server, await backendCpuMs(databaseUrl)) : null,
   };
@@ -226,7 +258,8 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
  * (bench/mixed-floor-server.ts). Each side is warmed up for MIXED_WARMUP seconds (default 30: at 10 the service
  * still spent a tenth of its CPU compiling when the measurement began) at each rate. CPU per request is the
  * process's CPU over the requests answered; its share of a core is over the real time the measurement took (a
- * saturated run takes longer than planned). MIXED_ADDITIONAL_KEY=same|new gives each create a first custom field
+ * saturated run takes longer than planned). After the last rate, both are left at rest for MIXED_REST seconds
+ * (default 20): their CPU a second and how often their main threads waited. MIXED_ADDITIONAL_KEY=same|new gives each create a first custom field
  * named alike in every create, or one no create sent before (`withCustomFieldKey`; `late` names it alike too).
  */
 export const mixed: Scenario = {
@@ -333,6 +366,8 @@ export const mixed: Scenario = {
           serviceCpuMs: ours.cpuMs,
           serviceSystemMs: ours.systemMs,
           mainThreadCpuMs: ours.mainMs,
+          serviceSwitches: ours.switches,
+          floorSwitches: bare.switches,
           serverCpuMs: ours.serverMs,
           serviceSeconds: ours.seconds,
           peakRssMiB: peakRss,
@@ -351,6 +386,8 @@ export const mixed: Scenario = {
         });
       }
 
+      const restSeconds = envInteger('MIXED_REST', 20);
+      const [serviceAtRest, floorAtRest] = await Promise.all([atRest(service.pid, restSeconds), atRest(floor.pid, restSeconds)]);
       const last = measuredPoints[measuredPoints.length - 1];
       const processes = workers > 1 ? ` --workers ${workers}` : '';
       const label = `waybill ${command}${processes} on ${database}, ${accounts} accounts × ${last.perMerchant} req/s`;
@@ -387,13 +424,19 @@ export const mixed: Scenario = {
         const kinds = result.byKind
           .map((k) => `${k.kind} ${k.completed.toLocaleString('en-US')} p50 ${k.p50Ms} / p99 ${k.p99Ms} ms`)
           .join('; ');
+        const woke = (switches: Switches | null, answered: OpenLoopResult) =>
+          switches ? `${round(switches.voluntary / Math.max(1, answered.completed))}` : '?';
+        const wakes = `main thread waited ${woke(point.serviceSwitches, result)} times a request (floor ${woke(point.floorSwitches, bare)}), taken off the CPU ${point.serviceSwitches?.involuntary.toLocaleString('en-US') ?? '?'} times (floor ${point.floorSwitches?.involuntary.toLocaleString('en-US') ?? '?'})`;
         return [
           `${at}: answered ${result.completed.toLocaleString('en-US')} in ${round(point.serviceSeconds)} s, ${Math.round(result.completed / point.serviceSeconds).toLocaleString('en-US')} req/s (floor ${Math.round(bare.completed / point.floorSeconds).toLocaleString('en-US')} req/s over ${round(point.floorSeconds)} s); p50 ${result.p50Ms} / p99 ${result.p99Ms} / max ${result.maxMs} ms (floor p99 ${bare.p99Ms} ms); generator send lag p99 ${result.sendLagP99Ms} ms`,
-          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%; the kernel ${perRequest(point.serviceSystemMs, result)} µs, the floor's ${perRequest(point.floorSystemMs, bare)} µs), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time${point.serverCpuMs !== null ? `; PostgreSQL's server ${perRequest(point.serverCpuMs, result)} µs per request more` : ''}; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
+          `${at}: service CPU ${cpu} µs per request (main thread ${perRequest(point.mainThreadCpuMs, result)} µs, ${Math.round((100 * point.mainThreadCpuMs) / Math.max(1, point.serviceCpuMs))}%; the kernel ${perRequest(point.serviceSystemMs, result)} µs, the floor's ${perRequest(point.floorSystemMs, bare)} µs), ${Math.round(point.serviceCpuMs / 10 / point.serviceSeconds)}% of a core over the real time${point.serverCpuMs !== null ? `; PostgreSQL's server ${perRequest(point.serverCpuMs, result)} µs per request more` : ''}; floor ${floorCpu} µs (×${round(cpu / Math.max(1, floorCpu))}); ${wakes}; goal ≤ ${goal.cpuMicros} µs and p99 ≤ ${goal.p99Ms} ms`,
           `${at}: ${kinds}`,
           `${at}: 429 ${result.throttled.toLocaleString('en-US')}, other failures ${result.failures}${result.failureSamples.length > 0 ? ` (${result.failureSamples.join(' | ')})` : ''}; statuses ${JSON.stringify(result.byStatus)}; RSS idle ${idle?.totalMiB ?? '?'} MiB, peak ${point.peakRssMiB} MiB${renderings}`,
         ];
       });
+      notes.push(
+        `${database}, at rest for ${restSeconds} s after the load: service ${restFigures(serviceAtRest)}; floor ${restFigures(floorAtRest)}`,
+      );
       return {
         name: database === 'sqlite' ? 'mixed' : `mixed (${database})`,
         description: mixed.description,
