@@ -84,6 +84,11 @@ export class ServiceProcess {
     this.child = null;
   }
 
+  /** The running process's id, or null when none runs. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
   get diagnostics(): string {
     return this.stderrTail;
   }
