@@ -259,8 +259,9 @@ async function measured(url: string, pid: number, streams: OpenLoopStream[], sec
  * still spent a tenth of its CPU compiling when the measurement began) at each rate. CPU per request is the
  * process's CPU over the requests answered; its share of a core is over the real time the measurement took (a
  * saturated run takes longer than planned). After the last rate, both are left at rest for MIXED_REST seconds
- * (default 20): their CPU a second and how often their main threads waited. MIXED_ADDITIONAL_KEY=same|new gives each create a first custom field
- * named alike in every create, or one no create sent before (`withCustomFieldKey`; `late` names it alike too).
+ * (default 20): their CPU a second and how often their main threads waited. MIXED_ADDITIONAL_KEY=same|new gives
+ * each create a first custom field named alike in every create, or one no create sent before
+ * (`withCustomFieldKey`; `late` names it alike too).
  */
 export const mixed: Scenario = {
   name: 'mixed',
