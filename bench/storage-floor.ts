@@ -30,6 +30,7 @@ import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import type { ShipmentRow } from '../src/db/repositories/shipments.repository.js';
 import type { ShipmentsTable } from '../src/db/schema.js';
+import { mainThreadCpuMs } from './harness.js';
 import { freshPostgresDatabase } from './postgres.js';
 import { writeVersionRows } from './shipment-versions.js';
 import { StatementTimes } from './sql-timing.js';
@@ -49,16 +50,6 @@ const shipments = Number(values.shipments);
 const polls = Math.min(shipments, Number(values.polls));
 const BATCH = Number(process.env.STORAGE_FLOOR_BATCH ?? 30);
 const statementTimes = values['sql-times'] && values.database === 'sqlite' ? new StatementTimes() : undefined;
-
-function cpuOfMainThread(): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return null;
-  }
-}
 
 function written(): number | null {
   try {
@@ -167,7 +158,7 @@ try {
   if (values.repeat) await applyAll();
   statementTimes?.start();
   const cpu = process.cpuUsage();
-  const main = cpuOfMainThread();
+  const main = mainThreadCpuMs(process.pid);
   const bytes = written();
   const begin = performance.now();
   await applyAll();
@@ -175,7 +166,8 @@ try {
   let events = 0;
   for (const batch of batches) for (const answer of batch.answers) if (answer.status === 'ok') events += answer.events.length;
   const used = process.cpuUsage(cpu);
-  const mainUsed = main !== null ? (cpuOfMainThread() ?? main) - main : null;
+  // µs; Linux counts a thread's CPU in ticks of 10 ms.
+  const mainUsed = main !== null ? ((mainThreadCpuMs(process.pid) ?? main) - main) * 1000 : null;
   const bytesUsed = bytes !== null ? (written() ?? bytes) - bytes : null;
   const seconds = (performance.now() - begin) / 1000;
   const perShipment = (used.user + used.system) / polls;
